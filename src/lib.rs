@@ -1,0 +1,11 @@
+//! adt-ls-native: a Rust engine for SAP's headless adt-ls, exposed to Node.js through a thin
+//! N-API layer (`js`). Every other module is plain Rust and knows nothing about N-API.
+
+#[macro_use]
+extern crate napi_derive;
+
+pub mod error;
+pub mod log;
+pub mod redact;
+
+mod js;

@@ -1,0 +1,63 @@
+//! Logging. The engine logs through a process-global [`Sink`] (the JS layer installs one
+//! that forwards, in order, to the user's `Logger`); without a sink every line is dropped,
+//! like the reference's `silentLogger`. Lines are redacted before they reach the sink, and
+//! nothing is ever written to stdout.
+
+use std::sync::{Arc, RwLock};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Debug => "debug",
+            Level::Info => "info",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        }
+    }
+}
+
+/// Receives every log line the engine emits (already redacted).
+pub trait Sink: Send + Sync {
+    fn log(&self, level: Level, message: String);
+}
+
+static SINK: RwLock<Option<Arc<dyn Sink>>> = RwLock::new(None);
+
+/// Install (or with `None`, remove) the process-global sink.
+pub fn set_sink(sink: Option<Arc<dyn Sink>>) {
+    if let Ok(mut slot) = SINK.write() {
+        *slot = sink;
+    }
+}
+
+/// Emit one line at `level`.
+pub fn log(level: Level, message: impl AsRef<str>) {
+    let sink = match SINK.read() {
+        Ok(slot) => slot.clone(),
+        Err(_) => None,
+    };
+    if let Some(sink) = sink {
+        sink.log(level, crate::redact::redact(message.as_ref()));
+    }
+}
+
+pub fn debug(message: impl AsRef<str>) {
+    log(Level::Debug, message)
+}
+pub fn info(message: impl AsRef<str>) {
+    log(Level::Info, message)
+}
+pub fn warn(message: impl AsRef<str>) {
+    log(Level::Warn, message)
+}
+pub fn error(message: impl AsRef<str>) {
+    log(Level::Error, message)
+}
