@@ -86,6 +86,12 @@ impl Error {
         self
     }
 
+    /// Builder: put `prefix` in front of the message (for example the operation and path).
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        self.message = format!("{prefix}{}", self.message);
+        self
+    }
+
     /// True when the error has the given string code.
     pub fn has_code(&self, code: &str) -> bool {
         matches!(&self.code, Some(ErrorCode::Str(c)) if c == code)

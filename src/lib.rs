@@ -4,8 +4,16 @@
 #[macro_use]
 extern crate napi_derive;
 
+pub mod discovery;
+pub mod driver;
 pub mod error;
+pub mod federated;
+pub mod identity;
 pub mod log;
+pub mod lsp;
+pub mod process;
 pub mod redact;
+pub mod text;
+pub mod version;
 
 mod js;

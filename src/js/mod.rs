@@ -1,6 +1,11 @@
-//! The N-API layer: converts JS values to engine types and back, and forwards. No behaviour.
+//! The N-API layer: converts JS values to engine types and back, and forwards. No behaviour
+//! lives here; every function is a thin adapter over an engine module.
 
-#[napi]
-pub fn probe_add(a: u32, b: u32) -> u32 {
-    a + b
-}
+mod callback;
+mod driver;
+mod errors;
+mod functions;
+mod json;
+mod logger;
+mod process_exit;
+mod values;

@@ -1,0 +1,84 @@
+// Shared helpers for the node:test suites: where the simulator lives, temp dirs, reading the
+// simulator's wire trace, and counting what a test leaves behind (processes, sockets, dirs).
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const SIMULATOR_BIN = join(ROOT, 'simulator', 'bin', 'adt-ls.mjs');
+
+/** Driver options that run the simulator through `node` (the reference's fixture trick). */
+export function simDriverOptions(env = {}, extra = {}) {
+  return { extraArgs: [SIMULATOR_BIN], extraEnv: { ADTLS_SIM_QUIET: '', ...env }, ...extra };
+}
+
+/** A fresh temp dir removed by the returned cleanup. */
+export function tempDir(prefix = 'adt-ls-native-test-') {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Parsed events of a simulator trace file (`ADTLS_SIM_TRACE`). */
+export function readTrace(file) {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+/** Messages the simulator received (parsed JSON-RPC). */
+export function incoming(trace) {
+  return trace.filter((e) => e.dir === 'in' && e.message).map((e) => e.message);
+}
+
+/** The entries of the OS temp dir that look like ours. */
+export function ourTempEntries() {
+  return readdirSync(tmpdir()).filter((n) => /^adt-ls-[0-9a-f]{12}(\.sock)?$/.test(n) || n.startsWith('adt-ls-client-'));
+}
+
+/** Pids of running simulator processes started with a given marker in their environment. */
+export function simulatorPids(marker) {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = readFileSync(`/proc/${entry}/environ`, 'utf8');
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state !== 'Z' && env.includes(`ADTLS_TEST_MARKER=${marker}`)) pids.push(Number(entry));
+    } catch {
+      // the process ended meanwhile, or is not ours to read
+    }
+  }
+  return pids;
+}
+
+/** A unique marker to find the processes a test started. */
+export function marker() {
+  return `m${process.pid}-${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+/** Wait until `check()` is truthy, at most `ms`. */
+export async function until(check, ms = 3000, step = 25) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, step));
+  }
+}
+
+/** Measure how long a promise takes to settle. */
+export async function timed(promise) {
+  const t0 = Date.now();
+  try {
+    const value = await promise;
+    return { ok: true, value, ms: Date.now() - t0 };
+  } catch (error) {
+    return { ok: false, error, ms: Date.now() - t0 };
+  }
+}

@@ -1,0 +1,468 @@
+//! `AdtLsDriver`: one adt-ls process and its LSP connection. Start: private data dir, pipe
+//! listener, spawn, wait for adt-ls to connect (racing its exit and a timeout), `initialize`
+//! with `userAgentInfos`, the version gate BEFORE `initialized` (decisions D5.11), then
+//! `initialized`. Any failure releases everything it made (D5.17). Dispose rejects pending
+//! requests, closes the pipe, kills the process tree (waiting up to 5 s) and removes what the
+//! driver owns. While running, a dead adt-ls fails every pending request within a second with
+//! its exit status and last output (D5.2).
+
+pub mod router;
+
+use crate::error::{codes, Error, Result};
+use crate::identity::ClientInfo;
+use crate::log;
+use crate::lsp::{BoxFuture, CloseHook, CloseReason, Connection, Handlers};
+use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener, reaper};
+use crate::version;
+use router::{NotificationListener, Router, ServerRequestHandler};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// Default for `start(timeoutMs)`.
+pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_millis(60_000);
+/// Default bound on any single LSP request (decisions D5.3; the reference has none).
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_millis(300_000);
+/// How long dispose waits for the killed process to exit.
+const EXIT_WAIT: Duration = Duration::from_millis(5_000);
+/// How long a closed pipe waits for the exit status before explaining itself.
+const EOF_EXIT_GRACE: Duration = Duration::from_millis(750);
+/// Output chunks quoted in error messages.
+const TAIL_CHUNKS: usize = 12;
+
+pub const NOT_STARTED: &str = "AdtLsDriver not started";
+pub const ALREADY_STARTED: &str = "AdtLsDriver already started";
+
+#[derive(Clone)]
+pub struct DriverOptions {
+    /// Use this data dir (kept on dispose) instead of a fresh `<tmp>/adt-ls-<12hex>`.
+    pub data_dir: Option<PathBuf>,
+    pub extra_env: Vec<(String, String)>,
+    pub extra_args: Vec<String>,
+    pub client_info: ClientInfo,
+    /// Bound on each LSP request unless the call gives its own.
+    pub request_timeout: Duration,
+}
+
+impl Default for DriverOptions {
+    fn default() -> Self {
+        DriverOptions {
+            data_dir: None,
+            extra_env: Vec::new(),
+            extra_args: Vec::new(),
+            client_info: ClientInfo::default(),
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+        }
+    }
+}
+
+/// What a running driver holds.
+struct Session {
+    conn: Connection,
+    child: Arc<child::ChildProcess>,
+    _pipe_guard: PipeGuard,
+    pipe_address: String,
+    data_dir: PathBuf,
+    owns_data_dir: bool,
+    initialize_result: Value,
+}
+
+enum Phase {
+    Idle,
+    /// Starting; sending `true` cancels the start.
+    Starting(watch::Sender<bool>),
+    Started(Arc<Session>),
+}
+
+struct Inner {
+    bin_path: PathBuf,
+    opts: DriverOptions,
+    router: Arc<Router>,
+    phase: Mutex<Phase>,
+    /// Signals (by becoming `false`) that no start is in progress.
+    start_idle: watch::Sender<bool>,
+}
+
+#[derive(Clone)]
+pub struct Driver {
+    inner: Arc<Inner>,
+}
+
+impl Driver {
+    pub fn new(bin_path: PathBuf, opts: DriverOptions) -> Driver {
+        let (start_idle, _) = watch::channel(false);
+        Driver {
+            inner: Arc::new(Inner {
+                bin_path,
+                opts,
+                router: Arc::new(Router::default()),
+                phase: Mutex::new(Phase::Idle),
+                start_idle,
+            }),
+        }
+    }
+
+    pub fn bin_path(&self) -> &PathBuf {
+        &self.inner.bin_path
+    }
+
+    /// Add or replace the handler for a server->client request; effective at once.
+    pub fn set_request_handler(&self, method: &str, handler: Arc<dyn ServerRequestHandler>) {
+        self.inner.router.set_handler(method, handler);
+    }
+
+    /// Listen to a server notification (for example `adtLs/destinations/logonStateChanged`).
+    pub fn add_notification_listener(&self, method: &str, listener: NotificationListener) {
+        self.inner.router.add_listener(method, listener);
+    }
+
+    /// The `initialize` result while started.
+    pub fn initialize_result(&self) -> Option<Value> {
+        self.session().map(|s| s.initialize_result.clone())
+    }
+
+    /// The data dir of the running process.
+    pub fn data_dir(&self) -> Option<PathBuf> {
+        self.session().map(|s| s.data_dir.clone())
+    }
+
+    /// The `--pipe=` address of the running process.
+    pub fn pipe_address(&self) -> Option<String> {
+        self.session().map(|s| s.pipe_address.clone())
+    }
+
+    /// The child's pid while started.
+    pub fn pid(&self) -> Option<u32> {
+        self.session().map(|s| s.child.pid())
+    }
+
+    /// True while started and the connection is open.
+    pub fn is_alive(&self) -> bool {
+        self.session().is_some_and(|s| s.conn.is_open())
+    }
+
+    fn session(&self) -> Option<Arc<Session>> {
+        match &*self.lock() {
+            Phase::Started(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Phase> {
+        self.inner.phase.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Send a request; bounded by `timeout` or the driver's default request timeout.
+    pub async fn send_request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Option<Duration>,
+    ) -> Result<Value> {
+        let session = self.session().ok_or_else(|| Error::new(NOT_STARTED))?;
+        let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
+        session.conn.request(method, params, Some(limit)).await
+    }
+
+    pub async fn send_notification(&self, method: &str, params: Option<Value>) -> Result<()> {
+        let session = self.session().ok_or_else(|| Error::new(NOT_STARTED))?;
+        session.conn.notify(method, params)
+    }
+
+    /// Start adt-ls and complete the LSP handshake within `timeout` per phase.
+    pub async fn start(&self, timeout: Duration) -> Result<Value> {
+        let (cancel_tx, cancel_rx) = watch::channel(false);
+        {
+            let mut phase = self.lock();
+            if !matches!(*phase, Phase::Idle) {
+                return Err(Error::new(ALREADY_STARTED));
+            }
+            *phase = Phase::Starting(cancel_tx);
+        }
+        self.inner.start_idle.send_replace(true);
+        let mut made = Made::default();
+        let outcome = self.start_inner(timeout, cancel_rx, &mut made).await;
+        let result = match outcome {
+            Ok(session) => {
+                let init = session.initialize_result.clone();
+                let session = Arc::new(session);
+                if self.finish_start(Some(session.clone())) {
+                    Ok(init)
+                } else {
+                    // Disposed while finishing: release what we made.
+                    teardown(&mut Made::of_session(&session)).await;
+                    Err(disposed_during_start())
+                }
+            }
+            Err(e) => {
+                teardown(&mut made).await;
+                self.finish_start(None);
+                Err(e)
+            }
+        };
+        self.inner.start_idle.send_replace(false);
+        result
+    }
+
+    /// Leave the Starting phase: to Started with `session`, or back to Idle. False when a
+    /// dispose took the phase away meanwhile.
+    fn finish_start(&self, session: Option<Arc<Session>>) -> bool {
+        let mut phase = self.lock();
+        if !matches!(*phase, Phase::Starting(_)) {
+            return false;
+        }
+        *phase = match session {
+            Some(s) => Phase::Started(s),
+            None => Phase::Idle,
+        };
+        true
+    }
+
+    async fn start_inner(
+        &self,
+        timeout: Duration,
+        mut cancel: watch::Receiver<bool>,
+        made: &mut Made,
+    ) -> Result<Session> {
+        let opts = &self.inner.opts;
+        let (data_dir, owns_data_dir) = match &opts.data_dir {
+            Some(d) => (d.clone(), false),
+            None => (
+                dirs::temp_dir().join(format!("adt-ls-{}", ids::short_id()?)),
+                true,
+            ),
+        };
+        dirs::create_private_dir_all(&data_dir)?;
+        if owns_data_dir {
+            reaper::track_path(data_dir.clone());
+            made.owned_dir = Some(data_dir.clone());
+        }
+        let mut listener = PipeListener::bind()?;
+        let address = listener.address().to_string();
+        #[cfg(unix)]
+        {
+            reaper::track_path(PathBuf::from(&address));
+            made.socket = Some(address.clone());
+        }
+        let data_dir_text = data_dir.to_string_lossy().into_owned();
+        let argv = args::compose_spawn_args(&data_dir_text, &address, &opts.extra_args);
+        let child = Arc::new(child::spawn(&self.inner.bin_path, &argv, &opts.extra_env)?);
+        made.child = Some(child.clone());
+
+        // Race: adt-ls connects / exits / the clock runs out / dispose().
+        let mut exit = child.exit_watch();
+        let accepted = tokio::select! {
+            accepted = listener.accept_first() => accepted?,
+            _ = exited(&mut exit) => {
+                child.wait_output_drained(Duration::from_millis(300)).await;
+                let code = child.exit_info().map(|i| i.code_text()).unwrap_or_else(|| "null".into());
+                return Err(Error::coded(
+                    codes::CONNECTION_CLOSED,
+                    format!("adt-ls exited (code {code}) before LSP connect.\n{}", child.output().last(TAIL_CHUNKS)),
+                ));
+            }
+            _ = tokio::time::sleep(timeout) => {
+                return Err(Error::coded(codes::TIMEOUT, format!("adt-ls LSP connect timed out after {}ms", timeout.as_millis())));
+            }
+            _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
+        };
+        let (stream, pipe_guard) = accepted;
+        let conn = Connection::start(
+            stream,
+            Handlers {
+                router: self.inner.router.clone(),
+                notifications: Some(self.inner.router.clone()),
+                close_hook: Arc::new(ExitExplainer {
+                    child: child.clone(),
+                }),
+            },
+        );
+        made.conn = Some(conn.clone());
+        watch_for_exit(conn.clone(), child.clone());
+
+        let params = initialize_params(&opts.client_info);
+        let init = tokio::select! {
+            r = conn.request("initialize", Some(params), Some(timeout)) => r.map_err(|e| {
+                if e.has_code(codes::TIMEOUT) {
+                    Error::coded(codes::TIMEOUT, format!("adt-ls initialize timed out after {}ms", timeout.as_millis()))
+                } else {
+                    e
+                }
+            })?,
+            _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
+        };
+        let server_version = init
+            .pointer("/serverInfo/version")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        version::assert_supported_adt_ls_version(server_version.as_deref())?;
+        conn.notify("initialized", Some(json!({})))?;
+        if let Some(v) = &server_version {
+            if let Some(warning) = version::not_verified_warning(v) {
+                log::warn(warning);
+            }
+        }
+        let name = init
+            .pointer("/serverInfo/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        log::info(format!(
+            "adt-ls ready: {name} {}",
+            server_version.as_deref().unwrap_or("")
+        ));
+        made.release();
+        Ok(Session {
+            conn,
+            child,
+            _pipe_guard: pipe_guard,
+            pipe_address: address,
+            data_dir,
+            owns_data_dir,
+            initialize_result: init,
+        })
+    }
+
+    /// Stop everything. Idempotent; after it the driver can be started again.
+    pub async fn dispose(&self) {
+        let previous = std::mem::replace(&mut *self.lock(), Phase::Idle);
+        match previous {
+            Phase::Idle => {}
+            Phase::Starting(cancel) => {
+                let _ = cancel.send(true);
+                // Let the start release what it made.
+                let mut idle = self.inner.start_idle.subscribe();
+                let _ = tokio::time::timeout(
+                    EXIT_WAIT + Duration::from_secs(1),
+                    idle.wait_for(|busy| !*busy),
+                )
+                .await;
+            }
+            Phase::Started(session) => teardown(&mut Made::of_session(&session)).await,
+        }
+    }
+
+    /// Release JS-held handlers (call when the owner is done with the driver).
+    pub fn clear_handlers(&self) {
+        self.inner.router.clear_handlers();
+    }
+}
+
+/// What a start has created so far, so a failure can undo exactly that.
+#[derive(Default)]
+struct Made {
+    owned_dir: Option<PathBuf>,
+    socket: Option<String>,
+    child: Option<Arc<child::ChildProcess>>,
+    conn: Option<Connection>,
+}
+
+impl Made {
+    /// Everything a running session owns.
+    fn of_session(session: &Session) -> Made {
+        Made {
+            owned_dir: session.owns_data_dir.then(|| session.data_dir.clone()),
+            socket: cfg!(unix).then(|| session.pipe_address.clone()),
+            child: Some(session.child.clone()),
+            conn: Some(session.conn.clone()),
+        }
+    }
+
+    /// Ownership moved into the session.
+    fn release(&mut self) {
+        *self = Made::default();
+    }
+}
+
+async fn teardown(made: &mut Made) {
+    if let Some(conn) = made.conn.take() {
+        conn.dispose();
+    }
+    if let Some(child) = made.child.take() {
+        if child.kill_and_wait(EXIT_WAIT).await.is_none() {
+            log::warn(format!(
+                "adt-ls (pid {}) did not exit within {}ms after SIGKILL",
+                child.pid(),
+                EXIT_WAIT.as_millis()
+            ));
+        }
+    }
+    if let Some(dir) = made.owned_dir.take() {
+        dirs::remove_dir_all_quiet(&dir);
+        reaper::untrack_path(&dir);
+    }
+    if let Some(socket) = made.socket.take() {
+        PipeListener::remove_file(&socket);
+        reaper::untrack_path(&PathBuf::from(socket));
+    }
+}
+
+fn initialize_params(info: &ClientInfo) -> Value {
+    json!({
+        "processId": std::process::id(),
+        "clientInfo": info.to_json(),
+        "rootUri": null,
+        "workspaceFolders": null,
+        "capabilities": {},
+        "initializationOptions": {"userAgentInfos": [info.to_json()]},
+    })
+}
+
+fn disposed_during_start() -> Error {
+    Error::coded(codes::DISPOSED, "AdtLsDriver disposed during start")
+}
+
+async fn exited(rx: &mut watch::Receiver<Option<child::ExitInfo>>) {
+    let _ = rx.wait_for(Option::is_some).await;
+}
+
+async fn cancelled(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|c| *c).await;
+}
+
+/// When the child exits but the pipe stays open (a grandchild holding it), close the
+/// connection anyway so pending requests fail promptly.
+fn watch_for_exit(conn: Connection, child: Arc<child::ChildProcess>) {
+    let mut exit = child.exit_watch();
+    tokio::spawn(async move {
+        exited(&mut exit).await;
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        if conn.is_open() {
+            conn.close(ExitExplainer { child }.reason_now().await);
+        }
+    });
+}
+
+/// Explains a closed pipe with the child's exit status and last output.
+struct ExitExplainer {
+    child: Arc<child::ChildProcess>,
+}
+
+impl ExitExplainer {
+    async fn reason_now(&self) -> CloseReason {
+        let exit = self.child.wait_exit(EOF_EXIT_GRACE).await;
+        if exit.is_some() {
+            self.child
+                .wait_output_drained(Duration::from_millis(200))
+                .await;
+        }
+        let summary = match exit {
+            Some(info) => format!("adt-ls exited ({})", info.describe()),
+            None => "adt-ls closed the LSP connection".to_string(),
+        };
+        CloseReason {
+            summary,
+            detail: self.child.output().last(TAIL_CHUNKS).trim_end().to_string(),
+        }
+    }
+}
+
+impl CloseHook for ExitExplainer {
+    fn on_eof(&self) -> BoxFuture<CloseReason> {
+        let me = ExitExplainer {
+            child: self.child.clone(),
+        };
+        Box::pin(async move { me.reason_now().await })
+    }
+}

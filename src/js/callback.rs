@@ -1,0 +1,201 @@
+//! Calling user JS functions from Rust threads, safely. A weak threadsafe function runs the
+//! call on the JS thread; there the user function is invoked with raw N-API so that a
+//! synchronous throw is caught (never an uncaught exception), a returned promise is followed
+//! with native `then` callbacks, and the outcome is serialised with `JSON.stringify` (so
+//! `undefined` becomes `null` and a circular or BigInt value becomes an error, never a
+//! crash). The Rust side awaits a oneshot; if the function never settles, the caller's own
+//! timeout or dispose ends the wait. Being weak, a held callback never keeps a script alive.
+
+use super::json;
+use napi::bindgen_prelude::*;
+use napi::sys;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::JsValue;
+use serde_json::Value;
+use std::ptr;
+use std::sync::{Arc, Mutex};
+use tokio::sync::oneshot;
+
+/// Builds the call's arguments on the JS thread.
+pub type ArgsBuilder = Box<dyn FnOnce(&Env) -> Result<Vec<sys::napi_value>> + Send>;
+
+/// What a call produced: the JSON of the (awaited) return value, or the error message.
+pub type CallOutcome = std::result::Result<Option<Value>, String>;
+
+struct Job {
+    args: ArgsBuilder,
+    reply: oneshot::Sender<CallOutcome>,
+}
+
+type Tsfn = ThreadsafeFunction<Job, (), (), Status, false, true>;
+
+/// A user function callable from any thread.
+pub struct JsCallback {
+    tsfn: Tsfn,
+}
+
+impl JsCallback {
+    /// Wrap `func` (must be called on the JS thread).
+    pub fn new(env: &Env, func: Function<Unknown, Unknown>) -> Result<Arc<JsCallback>> {
+        // A lifetime-free reference: the call itself goes through raw N-API below.
+        let target: FunctionRef<(), ()> =
+            unsafe { FunctionRef::from_napi_value(env.raw(), func.raw())? };
+        let noop = env.create_function_from_closure::<(), (), _>("adtLsCallback", |_| Ok(()))?;
+        let tsfn: Tsfn = noop
+            .build_threadsafe_function::<Job>()
+            .weak::<true>()
+            .callee_handled::<false>()
+            .build_callback(move |ctx| {
+                let env = ctx.env;
+                let job = ctx.value;
+                match target.borrow_back(&env) {
+                    Ok(f) => run(&env, f.raw(), job),
+                    Err(e) => {
+                        let _ = job.reply.send(Err(e.reason.clone()));
+                    }
+                }
+                Ok(())
+            })?;
+        Ok(Arc::new(JsCallback { tsfn }))
+    }
+
+    /// Call with arguments built on the JS thread.
+    pub async fn call(&self, args: ArgsBuilder) -> CallOutcome {
+        let (reply, rx) = oneshot::channel();
+        let status = self
+            .tsfn
+            .call(Job { args, reply }, ThreadsafeFunctionCallMode::NonBlocking);
+        if status != Status::Ok {
+            return Err(format!("the JS callback is unavailable ({status})"));
+        }
+        rx.await
+            .unwrap_or_else(|_| Err("the JS callback was released before it answered".to_string()))
+    }
+
+    /// Call with JSON arguments (`None` is passed as `undefined`).
+    pub async fn call_json(&self, args: Vec<Option<Value>>) -> CallOutcome {
+        self.call(Box::new(move |env: &Env| {
+            args.iter()
+                .map(|a| match a {
+                    Some(v) => json::to_js(env, v).map(|u| u.raw()),
+                    None => undefined(env),
+                })
+                .collect()
+        }))
+        .await
+    }
+}
+
+fn undefined(env: &Env) -> Result<sys::napi_value> {
+    let mut raw = ptr::null_mut();
+    check_status!(unsafe { sys::napi_get_undefined(env.raw(), &mut raw) })?;
+    Ok(raw)
+}
+
+fn run(env: &Env, func: sys::napi_value, job: Job) {
+    let reply = Arc::new(Mutex::new(Some(job.reply)));
+    let send = move |outcome: CallOutcome| {
+        if let Some(tx) = reply.lock().ok().and_then(|mut r| r.take()) {
+            let _ = tx.send(outcome);
+        }
+    };
+    let argv = match (job.args)(env) {
+        Ok(a) => a,
+        Err(e) => return send(Err(e.reason.clone())),
+    };
+    let raw_env = env.raw();
+    let mut this = ptr::null_mut();
+    let mut result = ptr::null_mut();
+    let status = unsafe {
+        sys::napi_get_undefined(raw_env, &mut this);
+        sys::napi_call_function(raw_env, this, func, argv.len(), argv.as_ptr(), &mut result)
+    };
+    if status == sys::Status::napi_pending_exception {
+        return send(Err(take_exception_message(env)));
+    }
+    if status != sys::Status::napi_ok {
+        return send(Err(format!(
+            "calling the JS callback failed ({})",
+            Status::from(status)
+        )));
+    }
+    let value = unsafe { Unknown::from_raw_unchecked(raw_env, result) };
+    if value.is_promise().unwrap_or(false) {
+        follow_promise(env, value, send);
+    } else {
+        send(serialise(env, value));
+    }
+}
+
+/// Attach native `then` callbacks to a promise returned by the user.
+fn follow_promise<F>(env: &Env, promise: Unknown, send: F)
+where
+    F: Fn(CallOutcome) + Clone + 'static,
+{
+    let attached = (|| -> Result<()> {
+        let promise_obj = promise.coerce_to_object()?;
+        let then: Function<FnArgs<(Unknown, Unknown)>, Unknown> =
+            promise_obj.get_named_property("then")?;
+        let on_ok = {
+            let send = send.clone();
+            env.create_function_from_closure::<Unknown, (), _>("onFulfilled", move |ctx| {
+                let env = Env::from_raw(ctx.env.raw());
+                let value = ctx.get::<Unknown>(0)?;
+                send(serialise(&env, value));
+                Ok(())
+            })?
+        };
+        let on_err = {
+            let send = send.clone();
+            env.create_function_from_closure::<Unknown, (), _>("onRejected", move |ctx| {
+                let env = Env::from_raw(ctx.env.raw());
+                let reason = ctx.get::<Unknown>(0)?;
+                send(Err(error_message(&env, reason)));
+                Ok(())
+            })?
+        };
+        then.apply(
+            promise_obj,
+            FnArgs::from((on_ok.to_unknown(), on_err.to_unknown())),
+        )?;
+        Ok(())
+    })();
+    if let Err(e) = attached {
+        send(Err(format!("could not await the promise: {}", e.reason)));
+    }
+}
+
+fn serialise(env: &Env, value: Unknown) -> CallOutcome {
+    json::from_js(env, value)
+        .map_err(|e| format!("the callback's result cannot be sent as JSON: {}", e.reason))
+}
+
+fn take_exception_message(env: &Env) -> String {
+    let mut exception = ptr::null_mut();
+    let status = unsafe { sys::napi_get_and_clear_last_exception(env.raw(), &mut exception) };
+    if status != sys::Status::napi_ok || exception.is_null() {
+        return "the JS callback threw".to_string();
+    }
+    let value = unsafe { Unknown::from_raw_unchecked(env.raw(), exception) };
+    error_message(env, value)
+}
+
+/// `err.message` for Error-like values, `String(value)` otherwise.
+pub fn error_message(env: &Env, value: Unknown) -> String {
+    let _ = env;
+    if let Ok(ValueType::Object) = value.get_type() {
+        if let Ok(obj) = value.coerce_to_object() {
+            if let Ok(msg) = obj.get_named_property::<Unknown>("message") {
+                if let Ok(ValueType::String) = msg.get_type() {
+                    if let Ok(s) = unsafe { String::from_napi_value(env.raw(), msg.raw()) } {
+                        return s;
+                    }
+                }
+            }
+        }
+    }
+    match value.coerce_to_string().and_then(|s| s.into_utf8()) {
+        Ok(s) => s.as_str().map(str::to_owned).unwrap_or_default(),
+        Err(_) => "unknown error".to_string(),
+    }
+}

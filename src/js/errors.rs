@@ -1,0 +1,53 @@
+//! Engine errors as JS `Error` objects: the (redacted) message, `code` (a number for
+//! JSON-RPC errors, a string otherwise) and JSON-RPC `data` when the wire gave them. Also the
+//! `coded` helper that turns an engine future into a JS promise rejecting with such an error
+//! (a plain `#[napi] async fn` can only reject with napi's generic status codes).
+
+use super::{json, logger};
+use crate::error::{Error as EngineError, ErrorCode};
+use napi::bindgen_prelude::*;
+use napi::{JsError, JsValue};
+use std::future::Future;
+
+/// Build the JS error object for an engine error and wrap it so napi throws/rejects it.
+pub fn js_error(env: &Env, e: &EngineError) -> napi::Error {
+    let message = crate::redact::redact(&e.message);
+    let unknown =
+        JsError::from(napi::Error::new(Status::GenericFailure, message)).into_unknown(*env);
+    if let Ok(mut obj) = unknown.coerce_to_object() {
+        let _ = match &e.code {
+            Some(ErrorCode::Num(n)) => obj.set_named_property("code", *n as f64),
+            Some(ErrorCode::Str(s)) => obj.set_named_property("code", s.as_str()),
+            None => obj.delete_named_property("code").map(|_| ()),
+        };
+        if let Some(data) = &e.data {
+            if let Ok(value) = json::to_js(env, data) {
+                let _ = obj.set_named_property("data", value);
+            }
+        }
+    }
+    napi::Error::from(unknown)
+}
+
+/// Run an engine future on the runtime and hand JS a promise; rejections are proper
+/// errors with `code`/`data`. Pending log lines are delivered before the promise settles.
+pub fn coded<T, F, M, R>(env: &Env, fut: F, map: M) -> Result<AsyncBlock<R>>
+where
+    T: Send + 'static,
+    F: Future<Output = std::result::Result<T, EngineError>> + Send + 'static,
+    M: FnOnce(&Env, T) -> Result<R> + 'static,
+    R: ToNapiValue + 'static,
+{
+    AsyncBlockBuilder::build_with_map(env, async move { Ok(fut.await) }, move |env, outcome| {
+        logger::flush(&env);
+        match outcome {
+            Ok(value) => map(&env, value),
+            Err(e) => Err(js_error(&env, &e)),
+        }
+    })
+}
+
+/// Throw an engine error from a synchronous function.
+pub fn throw<T>(env: &Env, e: EngineError) -> Result<T> {
+    Err(js_error(env, &e))
+}

@@ -1,0 +1,50 @@
+//! JS value <-> JSON conversion with JavaScript's own `JSON.stringify` / `JSON.parse`, so
+//! values cross the boundary exactly as vscode-jsonrpc would put them on the wire:
+//! `undefined` members are omitted, functions dropped, `NaN` becomes `null`, `toJSON` is
+//! honoured, a circular value or a BigInt is a clean error (never a crash), and large
+//! integers come back as (lossy) numbers, never as BigInts.
+
+use napi::bindgen_prelude::*;
+use napi::JsValue;
+use serde_json::Value;
+
+fn json_object(env: &Env) -> Result<Object<'_>> {
+    env.get_global()?.get_named_property::<Object>("JSON")
+}
+
+/// Serialise a JS value; `None` when JSON.stringify yields `undefined` (undefined, a
+/// function, a symbol).
+pub fn from_js(env: &Env, value: Unknown) -> Result<Option<Value>> {
+    if matches!(value.get_type()?, ValueType::Undefined) {
+        return Ok(None);
+    }
+    let json = json_object(env)?;
+    let stringify: Function<Unknown, Unknown> = json.get_named_property("stringify")?;
+    let out = stringify.apply(json, value)?;
+    match out.get_type()? {
+        ValueType::String => {
+            let text: String = unsafe { String::from_napi_value(env.raw(), out.raw())? };
+            serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| Error::new(Status::InvalidArg, format!("value is not JSON: {e}")))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Same as [`from_js`] for an optional argument (undefined and absent are `None`).
+pub fn from_js_opt(env: &Env, value: Option<Unknown>) -> Result<Option<Value>> {
+    match value {
+        Some(v) => from_js(env, v),
+        None => Ok(None),
+    }
+}
+
+/// Build the JS value for `value` with JSON.parse.
+pub fn to_js<'env>(env: &'env Env, value: &Value) -> Result<Unknown<'env>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
+    let json = json_object(env)?;
+    let parse: Function<String, Unknown> = json.get_named_property("parse")?;
+    parse.apply(json, text)
+}

@@ -1,0 +1,136 @@
+//! The JS side of logging: `setLogger`, `silentLogger`, `stderrLogger`. Engine log lines are
+//! queued and delivered, in order, to the user's logger on the JS thread by a weak
+//! threadsafe function (so a logger never keeps a script alive); pending lines are also
+//! flushed right before any of our promises settles, so a line logged during an operation is
+//! seen before the caller's `await` returns. A logger that throws is ignored. Nothing is ever
+//! written to stdout.
+
+use crate::log::{self, Level};
+use napi::bindgen_prelude::*;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::JsValue;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+type Pump = ThreadsafeFunction<(), (), (), Status, false, true>;
+
+static QUEUE: Mutex<VecDeque<(Level, String)>> = Mutex::new(VecDeque::new());
+static SCHEDULED: AtomicBool = AtomicBool::new(false);
+static PUMP: OnceLock<Pump> = OnceLock::new();
+
+thread_local! {
+    /// The user's logger object; only ever touched on the JS thread.
+    static LOGGER: RefCell<Option<ObjectRef<false>>> = const { RefCell::new(None) };
+}
+
+struct JsSink;
+
+impl log::Sink for JsSink {
+    fn log(&self, level: Level, message: String) {
+        if let Ok(mut q) = QUEUE.lock() {
+            q.push_back((level, message));
+        }
+        if !SCHEDULED.swap(true, Ordering::AcqRel) {
+            if let Some(pump) = PUMP.get() {
+                pump.call((), ThreadsafeFunctionCallMode::NonBlocking);
+            }
+        }
+    }
+}
+
+/// Deliver every queued line to the current logger (JS thread only).
+pub fn flush(env: &Env) {
+    SCHEDULED.store(false, Ordering::Release);
+    loop {
+        let batch: Vec<(Level, String)> = match QUEUE.lock() {
+            Ok(mut q) => q.drain(..).collect(),
+            Err(_) => return,
+        };
+        if batch.is_empty() {
+            return;
+        }
+        LOGGER.with(|slot| {
+            let slot = slot.borrow();
+            let Some(logger) = slot.as_ref() else { return };
+            let Ok(obj) = logger.get_value(env) else {
+                return;
+            };
+            for (level, message) in batch {
+                if let Ok(method) =
+                    obj.get_named_property::<Function<String, Unknown>>(level.as_str())
+                {
+                    // A throwing logger must not disturb us: the error is cleared and dropped.
+                    let _ = method.apply(obj, message);
+                }
+            }
+        });
+    }
+}
+
+fn ensure_pump(env: &Env) -> Result<()> {
+    if PUMP.get().is_some() {
+        return Ok(());
+    }
+    let noop = env.create_function_from_closure::<(), (), _>("adtLsLogPump", |_| Ok(()))?;
+    let pump: Pump = noop
+        .build_threadsafe_function::<()>()
+        .weak::<true>()
+        .callee_handled::<false>()
+        .build_callback(|ctx| {
+            flush(&ctx.env);
+            Ok(())
+        })?;
+    let _ = PUMP.set(pump);
+    Ok(())
+}
+
+/// Route every log line of the library to `logger` (`{debug, info, warn, error}`).
+#[napi(ts_args_type = "logger: Logger")]
+pub fn set_logger(env: Env, logger: Object) -> Result<()> {
+    ensure_pump(&env)?;
+    let reference = logger.create_ref::<false>()?;
+    let previous = LOGGER.with(|slot| slot.borrow_mut().replace(reference));
+    if let Some(previous) = previous {
+        let _ = previous.unref(&env);
+    }
+    log::set_sink(Some(Arc::new(JsSink)));
+    Ok(())
+}
+
+/// A logger writing `<prefix> <level>: <msg>` lines to stderr (default prefix `[adt-ls]`).
+#[napi(ts_args_type = "prefix?: string", ts_return_type = "Logger")]
+pub fn stderr_logger(env: &Env, prefix: Option<String>) -> Result<Object<'_>> {
+    let prefix = prefix.unwrap_or_else(|| "[adt-ls]".to_string());
+    let mut obj = Object::new(env)?;
+    for level in [Level::Debug, Level::Info, Level::Warn, Level::Error] {
+        let prefix = prefix.clone();
+        let f = env.create_function_from_closure::<Unknown, (), _>(level.as_str(), move |ctx| {
+            let text = match ctx.get::<Unknown>(0) {
+                Ok(v) => v
+                    .coerce_to_string()
+                    .and_then(|s| s.into_utf8())
+                    .map(|s| s.as_str().map(str::to_owned)),
+                Err(e) => Err(e),
+            };
+            let text = text.ok().and_then(|r| r.ok()).unwrap_or_default();
+            eprintln!("{prefix} {}: {text}", level.as_str());
+            Ok(())
+        })?;
+        obj.set_named_property(level.as_str(), f)?;
+    }
+    Ok(obj)
+}
+
+/// The default sink: every level is a no-op.
+mod silent {
+    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
+    pub fn debug(_msg: napi::bindgen_prelude::Unknown) {}
+    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
+    pub fn info(_msg: napi::bindgen_prelude::Unknown) {}
+    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
+    pub fn warn(_msg: napi::bindgen_prelude::Unknown) {}
+    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
+    pub fn error(_msg: napi::bindgen_prelude::Unknown) {}
+}

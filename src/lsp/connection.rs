@@ -1,0 +1,373 @@
+//! One LSP connection over a byte stream: a reader task (frames in, responses matched to
+//! pending requests, server requests answered concurrently), a writer task (frames out, in
+//! order, single writer) and the pending map. Modelled on helix-lsp's transport: requests
+//! get integer ids from 0 and a oneshot each; when the stream ends every pending request is
+//! failed at once with the reason the [`CloseHook`] supplies (decisions D5.2), and every
+//! wait is bounded by a timeout or cancelled by [`Connection::dispose`].
+
+use super::framing::{self, Decoder};
+use super::message::{self, Incoming, RpcError};
+use super::params::encode_params;
+use crate::error::{codes, Error, Result};
+use crate::log;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot, watch};
+
+pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// Answers server->client requests. `Err(message)` becomes the JSON-RPC error
+/// `Request <method> failed with message: <message>` (code -32603), as vscode-jsonrpc words it.
+pub trait RequestRouter: Send + Sync + 'static {
+    fn route(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> BoxFuture<std::result::Result<Value, String>>;
+}
+
+/// Receives server notifications; the default is to drop them, as the reference does.
+pub trait NotificationSink: Send + Sync + 'static {
+    fn notify(&self, method: &str, params: Option<Value>);
+}
+
+/// Why the stream ended, as the owner of the connection explains it (for example
+/// "adt-ls exited (code 13)" plus the last stderr lines).
+#[derive(Debug, Clone)]
+pub struct CloseReason {
+    pub summary: String,
+    pub detail: String,
+}
+
+impl CloseReason {
+    fn error_for(&self, method: &str, was_pending: bool) -> Error {
+        let what = if was_pending {
+            format!("{} while {method} was pending.", self.summary)
+        } else {
+            format!("{}; cannot send {method}.", self.summary)
+        };
+        let message = if self.detail.is_empty() {
+            what
+        } else {
+            format!("{what}\n{}", self.detail)
+        };
+        Error::coded(codes::CONNECTION_CLOSED, message)
+    }
+}
+
+/// Supplies the [`CloseReason`] when the peer closes the stream.
+pub trait CloseHook: Send + Sync + 'static {
+    fn on_eof(&self) -> BoxFuture<CloseReason>;
+}
+
+/// The message and code pending requests get when the connection is disposed, as
+/// vscode-jsonrpc 8.2.1 words it.
+pub const DISPOSED_MESSAGE: &str = "Pending response rejected since connection got disposed";
+pub const DISPOSED_CODE: i64 = -32097;
+
+struct Pending {
+    method: String,
+    tx: oneshot::Sender<Result<Value>>,
+}
+
+enum Phase {
+    Open,
+    Disposed,
+    Closed(CloseReason),
+}
+
+struct State {
+    phase: Phase,
+    pending: HashMap<u64, Pending>,
+}
+
+struct Inner {
+    next_id: AtomicU64,
+    state: Mutex<State>,
+    writer: mpsc::UnboundedSender<Vec<u8>>,
+    shutdown: watch::Sender<bool>,
+}
+
+/// Handle to a running connection; clones share it.
+#[derive(Clone)]
+pub struct Connection {
+    inner: Arc<Inner>,
+}
+
+/// What a connection needs besides the stream.
+pub struct Handlers {
+    pub router: Arc<dyn RequestRouter>,
+    pub notifications: Option<Arc<dyn NotificationSink>>,
+    pub close_hook: Arc<dyn CloseHook>,
+}
+
+impl Connection {
+    /// Start the reader and writer tasks on the current tokio runtime.
+    pub fn start<S>(stream: S, handlers: Handlers) -> Connection
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (reader, writer) = tokio::io::split(stream);
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (shutdown, shutdown_rx) = watch::channel(false);
+        let conn = Connection {
+            inner: Arc::new(Inner {
+                next_id: AtomicU64::new(0),
+                state: Mutex::new(State {
+                    phase: Phase::Open,
+                    pending: HashMap::new(),
+                }),
+                writer: tx,
+                shutdown,
+            }),
+        };
+        tokio::spawn(write_loop(writer, rx, shutdown_rx.clone()));
+        tokio::spawn(read_loop(reader, conn.clone(), handlers, shutdown_rx));
+        conn
+    }
+
+    /// Send a request and wait for its response, at most `timeout` when one is given.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Option<Duration>,
+    ) -> Result<Value> {
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        {
+            let mut state = self.lock();
+            match &state.phase {
+                Phase::Open => {}
+                Phase::Disposed => return Err(disposed_error()),
+                Phase::Closed(reason) => return Err(reason.error_for(method, false)),
+            }
+            state.pending.insert(
+                id,
+                Pending {
+                    method: method.to_string(),
+                    tx,
+                },
+            );
+        }
+        let frame = framing::encode(&message::request(id, method, encode_params(params)));
+        if self.inner.writer.send(frame).is_err() {
+            self.lock().pending.remove(&id);
+            return Err(Error::coded(
+                codes::CONNECTION_CLOSED,
+                "Connection is closed.",
+            ));
+        }
+        let outcome = match timeout {
+            Some(limit) => match tokio::time::timeout(limit, rx).await {
+                Ok(received) => received,
+                Err(_) => {
+                    self.lock().pending.remove(&id);
+                    return Err(Error::coded(
+                        codes::TIMEOUT,
+                        format!(
+                            "adt-ls request {method} timed out after {}ms",
+                            limit.as_millis()
+                        ),
+                    ));
+                }
+            },
+            None => rx.await,
+        };
+        outcome.unwrap_or_else(|_| {
+            Err(Error::coded(
+                codes::CONNECTION_CLOSED,
+                "Connection is closed.",
+            ))
+        })
+    }
+
+    /// Send a notification (params encoded like requests').
+    pub fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
+        match &self.lock().phase {
+            Phase::Open => {}
+            Phase::Disposed => return Err(disposed_error()),
+            Phase::Closed(reason) => return Err(reason.error_for(method, false)),
+        }
+        let frame = framing::encode(&message::notification(method, encode_params(params)));
+        self.inner
+            .writer
+            .send(frame)
+            .map_err(|_| Error::coded(codes::CONNECTION_CLOSED, "Connection is closed."))
+    }
+
+    /// True until the stream ends or the connection is disposed.
+    pub fn is_open(&self) -> bool {
+        matches!(self.lock().phase, Phase::Open)
+    }
+
+    /// Number of requests waiting for a response.
+    pub fn pending_count(&self) -> usize {
+        self.lock().pending.len()
+    }
+
+    /// Stop both tasks and reject every pending request with vscode-jsonrpc's "disposed"
+    /// error. Idempotent.
+    pub fn dispose(&self) {
+        let drained = {
+            let mut state = self.lock();
+            if matches!(state.phase, Phase::Open) {
+                state.phase = Phase::Disposed;
+            }
+            std::mem::take(&mut state.pending)
+        };
+        for (_, p) in drained {
+            let _ = p.tx.send(Err(disposed_error()));
+        }
+        let _ = self.inner.shutdown.send(true);
+    }
+
+    /// Close because the peer is gone: pending requests fail with `reason`. Idempotent.
+    pub fn close(&self, reason: CloseReason) {
+        let drained = {
+            let mut state = self.lock();
+            if matches!(state.phase, Phase::Open) {
+                state.phase = Phase::Closed(reason.clone());
+            }
+            std::mem::take(&mut state.pending)
+        };
+        for (_, p) in drained {
+            let _ = p.tx.send(Err(reason.error_for(&p.method, true)));
+        }
+        let _ = self.inner.shutdown.send(true);
+    }
+
+    fn complete(&self, id: &Value, outcome: std::result::Result<Value, RpcError>) {
+        let Some(id) = id.as_u64() else {
+            log::debug(format!("lsp: response with foreign id {id} ignored"));
+            return;
+        };
+        let Some(p) = self.lock().pending.remove(&id) else {
+            log::debug(format!(
+                "lsp: response for unknown or expired id {id} ignored"
+            ));
+            return;
+        };
+        let result = outcome.map_err(|e| Error::rpc(e.code, e.message, e.data));
+        let _ = p.tx.send(result);
+    }
+
+    fn send_frame(&self, body: Vec<u8>) {
+        let _ = self.inner.writer.send(framing::encode(&body));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A poisoned lock only means a panic elsewhere; the state itself stays consistent.
+        self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Resolves once shutdown is signalled (or the sender is gone).
+async fn stopped(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|stop| *stop).await;
+}
+
+fn disposed_error() -> Error {
+    Error::rpc(DISPOSED_CODE, DISPOSED_MESSAGE, None)
+}
+
+async fn write_loop<W: AsyncWrite>(
+    writer: W,
+    mut rx: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    tokio::pin!(writer);
+    loop {
+        tokio::select! {
+            frame = rx.recv() => {
+                let Some(frame) = frame else { break };
+                if writer.write_all(&frame).await.is_err() || writer.flush().await.is_err() {
+                    break;
+                }
+            }
+            _ = stopped(&mut shutdown) => break,
+        }
+    }
+    let _ = writer.shutdown().await;
+}
+
+async fn read_loop<R: AsyncRead>(
+    reader: R,
+    conn: Connection,
+    handlers: Handlers,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    tokio::pin!(reader);
+    let mut decoder = Decoder::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    let ended_by_peer = loop {
+        let n = tokio::select! {
+            read = reader.read(&mut buf) => match read {
+                Ok(0) | Err(_) => break true,
+                Ok(n) => n,
+            },
+            _ = stopped(&mut shutdown) => break false,
+        };
+        decoder.push(&buf[..n]);
+        loop {
+            match decoder.next_frame() {
+                Ok(Some(body)) => dispatch(&conn, &handlers, &body, &shutdown),
+                Ok(None) => break,
+                Err(e) => {
+                    log::warn(format!("lsp: {e}; closing the connection"));
+                    break;
+                }
+            }
+        }
+    };
+    if ended_by_peer && conn.is_open() {
+        let reason = handlers.close_hook.on_eof().await;
+        conn.close(reason);
+    }
+}
+
+fn dispatch(conn: &Connection, handlers: &Handlers, body: &[u8], shutdown: &watch::Receiver<bool>) {
+    match message::parse_incoming(body) {
+        Ok(Incoming::Response { id, outcome }) => conn.complete(&id, outcome),
+        Ok(Incoming::Request { id, method, params }) => {
+            let router = handlers.router.clone();
+            let conn = conn.clone();
+            let mut shutdown = shutdown.clone();
+            // Handlers run concurrently: the reader must keep going while one awaits (adt-ls
+            // holds `ensureLoggedOn` open while it asks us for the logon).
+            tokio::spawn(async move {
+                let answer = tokio::select! {
+                    answer = router.route(&method, params) => answer,
+                    _ = stopped(&mut shutdown) => return,
+                };
+                let body = match answer {
+                    Ok(result) => message::response_ok(&id, result),
+                    Err(msg) => message::response_err(
+                        &id,
+                        &RpcError {
+                            code: -32603,
+                            message: format!("Request {method} failed with message: {msg}"),
+                            data: None,
+                        },
+                    ),
+                };
+                conn.send_frame(body);
+            });
+        }
+        Ok(Incoming::Notification { method, params }) => {
+            if let Some(sink) = &handlers.notifications {
+                sink.notify(&method, params);
+            }
+        }
+        Err(e) => log::debug(format!("lsp: {}", e.0)),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,243 @@
+//! LSP base-protocol framing: `Content-Length: N\r\n\r\n` followed by N bytes of UTF-8 JSON.
+//!
+//! Written by hand because the framing is twenty lines and the crates that offer it
+//! (`lsp-server`, `tower-lsp`) bundle a blocking transport or a whole server framework.
+//! Outgoing frames carry no `Content-Type` (as vscode-jsonrpc 8.2.1 writes them); incoming
+//! header names are matched case-insensitively and any other header is ignored.
+
+use std::fmt;
+
+/// Refuse headers larger than this: a peer that never sends `\r\n\r\n` must not make us
+/// buffer without bound.
+const MAX_HEADER_BYTES: usize = 8 * 1024;
+/// Refuse bodies larger than this (adt-ls responses are far smaller).
+pub const MAX_BODY_BYTES: usize = 256 * 1024 * 1024;
+
+/// A framing violation: the stream cannot be trusted any further.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FramingError {
+    HeaderTooLarge,
+    MissingContentLength,
+    InvalidContentLength(String),
+    BodyTooLarge(usize),
+    InvalidHeaderLine(String),
+}
+
+impl fmt::Display for FramingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FramingError::HeaderTooLarge => {
+                write!(f, "LSP header exceeds {MAX_HEADER_BYTES} bytes")
+            }
+            FramingError::MissingContentLength => f.write_str("LSP header has no Content-Length"),
+            FramingError::InvalidContentLength(v) => write!(f, "invalid LSP Content-Length: {v}"),
+            FramingError::BodyTooLarge(n) => write!(f, "LSP body of {n} bytes is too large"),
+            FramingError::InvalidHeaderLine(l) => write!(f, "invalid LSP header line: {l}"),
+        }
+    }
+}
+
+impl std::error::Error for FramingError {}
+
+/// Frame one message body.
+pub fn encode(body: &[u8]) -> Vec<u8> {
+    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+    let mut out = Vec::with_capacity(header.len() + body.len());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(body);
+    out
+}
+
+/// Incremental decoder: feed bytes as they arrive, take complete bodies out.
+#[derive(Default)]
+pub struct Decoder {
+    buf: Vec<u8>,
+    /// Body length of the frame whose header has been consumed, if any.
+    pending_body: Option<usize>,
+}
+
+impl Decoder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Append received bytes.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// The next complete message body, `Ok(None)` when more bytes are needed.
+    pub fn next_frame(&mut self) -> Result<Option<Vec<u8>>, FramingError> {
+        let body_len = match self.pending_body {
+            Some(n) => n,
+            None => match self.take_header()? {
+                Some(n) => {
+                    self.pending_body = Some(n);
+                    n
+                }
+                None => return Ok(None),
+            },
+        };
+        if self.buf.len() < body_len {
+            return Ok(None);
+        }
+        let rest = self.buf.split_off(body_len);
+        let body = std::mem::replace(&mut self.buf, rest);
+        self.pending_body = None;
+        Ok(Some(body))
+    }
+
+    /// Parse and drop one header block if it is complete; returns the content length.
+    fn take_header(&mut self) -> Result<Option<usize>, FramingError> {
+        let Some(end) = find_header_end(&self.buf) else {
+            if self.buf.len() > MAX_HEADER_BYTES {
+                return Err(FramingError::HeaderTooLarge);
+            }
+            return Ok(None);
+        };
+        if end > MAX_HEADER_BYTES {
+            return Err(FramingError::HeaderTooLarge);
+        }
+        let header = String::from_utf8_lossy(&self.buf[..end]).into_owned();
+        self.buf.drain(..end + 4);
+        parse_content_length(&header).map(Some)
+    }
+}
+
+fn find_header_end(buf: &[u8]) -> Option<usize> {
+    buf.windows(4).position(|w| w == b"\r\n\r\n")
+}
+
+fn parse_content_length(header: &str) -> Result<usize, FramingError> {
+    let mut length = None;
+    for line in header.split("\r\n") {
+        if line.is_empty() {
+            continue;
+        }
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(FramingError::InvalidHeaderLine(truncate(line)));
+        };
+        if name.trim().eq_ignore_ascii_case("content-length") {
+            let value = value.trim();
+            let n: usize = value
+                .parse()
+                .map_err(|_| FramingError::InvalidContentLength(truncate(value)))?;
+            if n > MAX_BODY_BYTES {
+                return Err(FramingError::BodyTooLarge(n));
+            }
+            length = Some(n);
+        }
+    }
+    length.ok_or(FramingError::MissingContentLength)
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(80).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn encodes_without_content_type() {
+        let frame = encode(br#"{"a":1}"#);
+        assert_eq!(frame, b"Content-Length: 7\r\n\r\n{\"a\":1}".to_vec());
+    }
+
+    #[test]
+    fn counts_bytes_not_chars() {
+        let frame = encode("{\"t\":\"ä€😀\"}".as_bytes());
+        assert!(frame.starts_with(b"Content-Length: 17\r\n"));
+    }
+
+    #[test]
+    fn decodes_case_insensitive_headers_and_content_type() {
+        let mut d = Decoder::new();
+        d.push(b"content-length: 2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}");
+        assert_eq!(d.next_frame().unwrap(), Some(b"{}".to_vec()));
+        assert_eq!(d.next_frame().unwrap(), None);
+    }
+
+    #[test]
+    fn decodes_back_to_back_frames() {
+        let mut d = Decoder::new();
+        let mut bytes = encode(b"[1]");
+        bytes.extend(encode(b"[22]"));
+        d.push(&bytes);
+        assert_eq!(d.next_frame().unwrap(), Some(b"[1]".to_vec()));
+        assert_eq!(d.next_frame().unwrap(), Some(b"[22]".to_vec()));
+        assert_eq!(d.next_frame().unwrap(), None);
+    }
+
+    #[test]
+    fn rejects_missing_or_bad_length() {
+        let mut d = Decoder::new();
+        d.push(b"X-Other: 1\r\n\r\n");
+        assert_eq!(d.next_frame(), Err(FramingError::MissingContentLength));
+        let mut d = Decoder::new();
+        d.push(b"Content-Length: -4\r\n\r\n");
+        assert!(matches!(
+            d.next_frame(),
+            Err(FramingError::InvalidContentLength(_))
+        ));
+        let mut d = Decoder::new();
+        d.push(b"garbage\r\n\r\n");
+        assert!(matches!(
+            d.next_frame(),
+            Err(FramingError::InvalidHeaderLine(_))
+        ));
+    }
+
+    #[test]
+    fn rejects_endless_headers() {
+        let mut d = Decoder::new();
+        d.push(&vec![b'a'; MAX_HEADER_BYTES + 1]);
+        assert_eq!(d.next_frame(), Err(FramingError::HeaderTooLarge));
+    }
+
+    #[test]
+    fn rejects_huge_bodies() {
+        let mut d = Decoder::new();
+        d.push(format!("Content-Length: {}\r\n\r\n", MAX_BODY_BYTES + 1).as_bytes());
+        assert!(matches!(d.next_frame(), Err(FramingError::BodyTooLarge(_))));
+    }
+
+    proptest! {
+        /// However the byte stream is cut into chunks, the same bodies come out in order.
+        #[test]
+        fn any_chunking_yields_the_same_frames(
+            bodies in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..200), 1..8),
+            cuts in proptest::collection::vec(1usize..64, 1..40),
+        ) {
+            let stream: Vec<u8> = bodies.iter().flat_map(|b| encode(b)).collect();
+            let mut d = Decoder::new();
+            let mut out = Vec::new();
+            let mut pos = 0;
+            let mut cut = cuts.iter().cycle();
+            while pos < stream.len() {
+                let n = (*cut.next().unwrap()).min(stream.len() - pos);
+                d.push(&stream[pos..pos + n]);
+                pos += n;
+                while let Some(frame) = d.next_frame().unwrap() {
+                    out.push(frame);
+                }
+            }
+            prop_assert_eq!(out, bodies);
+        }
+
+        /// Arbitrary input never panics; it yields frames, waits, or reports an error.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let mut d = Decoder::new();
+            d.push(&bytes);
+            for _ in 0..4 {
+                match d.next_frame() {
+                    Ok(Some(_)) => continue,
+                    _ => break,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! The LSP channel to adt-ls: framing, message shapes, parameter encoding and the
+//! connection task (request correlation, server->client requests, timeouts, close handling).
+
+pub mod connection;
+pub mod framing;
+pub mod message;
+pub mod params;
+
+pub use connection::{
+    BoxFuture, CloseHook, CloseReason, Connection, Handlers, NotificationSink, RequestRouter,
+};

@@ -1,0 +1,10 @@
+//! The adt-ls process and its pipe: spawn argv, the listener adt-ls connects to, the child's
+//! lifetime (process tree, exit watch, output tail), private data dirs and exit-time cleanup.
+
+pub mod args;
+pub mod child;
+pub mod dirs;
+pub mod ids;
+pub mod pipe;
+pub mod reaper;
+pub mod tail;
