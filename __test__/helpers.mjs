@@ -7,6 +7,13 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Every test process gets its own temp dir (the engine honours TMPDIR like os.tmpdir()),
+// so "nothing left behind" checks never see another test file's files.
+const SHARED_TMP = tmpdir();
+export const TEST_TMP = mkdtempSync(join(SHARED_TMP, 'adt-ls-native-t-'));
+process.env.TMPDIR = TEST_TMP;
+process.on('exit', () => rmSync(TEST_TMP, { recursive: true, force: true }));
 export const SIMULATOR_BIN = join(ROOT, 'simulator', 'bin', 'adt-ls.mjs');
 
 /** Driver options that run the simulator through `node` (the reference's fixture trick). */
@@ -34,9 +41,14 @@ export function incoming(trace) {
   return trace.filter((e) => e.dir === 'in' && e.message).map((e) => e.message);
 }
 
-/** The entries of the OS temp dir that look like ours. */
-export function ourTempEntries() {
-  return readdirSync(tmpdir()).filter((n) => /^adt-ls-[0-9a-f]{12}(\.sock)?$/.test(n) || n.startsWith('adt-ls-client-'));
+/** The entries of a temp dir (default this process's) that look like ours. */
+export function ourTempEntries(dir = tmpdir()) {
+  return readdirSync(dir).filter((n) => /^adt-ls-[0-9a-f]{12}(\.sock)?$/.test(n) || n.startsWith('adt-ls-client-'));
+}
+
+/** A fresh, empty temp dir for a child process's TMPDIR. */
+export function childTmp() {
+  return mkdtempSync(join(TEST_TMP, 'child-'));
 }
 
 /** Pids of running simulator processes started with a given marker in their environment. */

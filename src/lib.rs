@@ -1,6 +1,7 @@
 //! adt-ls-native: a Rust engine for SAP's headless adt-ls, exposed to Node.js through a thin
 //! N-API layer (`js`). Every other module is plain Rust and knows nothing about N-API.
 
+#[cfg(not(test))]
 #[macro_use]
 extern crate napi_derive;
 
@@ -11,9 +12,13 @@ pub mod federated;
 pub mod identity;
 pub mod log;
 pub mod lsp;
+pub mod mcp;
 pub mod process;
 pub mod redact;
 pub mod text;
+pub mod tls;
 pub mod version;
 
+// The N-API layer is exercised through Node (`__test__/`), not by `cargo test`.
+#[cfg(not(test))]
 mod js;

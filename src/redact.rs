@@ -49,7 +49,10 @@ mod tests {
     #[test]
     fn registered_secrets_are_masked() {
         register("s3cr3t-password");
-        assert_eq!(redact("login with s3cr3t-password failed"), "login with *** failed");
+        assert_eq!(
+            redact("login with s3cr3t-password failed"),
+            "login with *** failed"
+        );
         assert_eq!(redact("nothing here"), "nothing here");
     }
 

@@ -16,6 +16,7 @@ use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener
 use crate::version;
 use router::{NotificationListener, Router, ServerRequestHandler};
 use serde_json::{json, Value};
+use std::future::Future;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -161,27 +162,74 @@ impl Driver {
         params: Option<Value>,
         timeout: Option<Duration>,
     ) -> Result<Value> {
-        let session = self.session().ok_or_else(|| Error::new(NOT_STARTED))?;
+        self.request(method, params, timeout).await
+    }
+
+    /// Put a request on the wire now (calls keep their order) and return the wait for its
+    /// response as an owned future.
+    pub fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Option<Duration>,
+    ) -> impl Future<Output = Result<Value>> + Send + 'static {
         let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
-        session.conn.request(method, params, Some(limit)).await
+        let sent = match self.session() {
+            Some(session) => session.conn.send_request(method, params),
+            None => Err(Error::new(NOT_STARTED)),
+        };
+        async move { sent?.wait(Some(limit)).await }
     }
 
     pub async fn send_notification(&self, method: &str, params: Option<Value>) -> Result<()> {
-        let session = self.session().ok_or_else(|| Error::new(NOT_STARTED))?;
-        session.conn.notify(method, params)
+        self.notification(method, params).await
     }
 
-    /// Start adt-ls and complete the LSP handshake within `timeout` per phase.
-    pub async fn start(&self, timeout: Duration) -> Result<Value> {
+    /// Put a notification on the wire now; the future resolves once it is written.
+    pub fn notification(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> impl Future<Output = Result<()>> + Send + 'static {
+        let sent = match self.session() {
+            Some(session) => session.conn.send_notification(method, params),
+            None => Err(Error::new(NOT_STARTED)),
+        };
+        async move {
+            sent?
+                .await
+                .map_err(|_| Error::coded(codes::CONNECTION_CLOSED, "Connection is closed."))
+        }
+    }
+
+    /// Start adt-ls and complete the LSP handshake within `timeout` per phase. The
+    /// "already started" guard is checked at the call, before the returned future runs.
+    pub fn start(&self, timeout: Duration) -> impl Future<Output = Result<Value>> + Send + 'static {
         let (cancel_tx, cancel_rx) = watch::channel(false);
-        {
+        let claimed = {
             let mut phase = self.lock();
-            if !matches!(*phase, Phase::Idle) {
+            if matches!(*phase, Phase::Idle) {
+                *phase = Phase::Starting(cancel_tx);
+                self.inner.start_idle.send_replace(true);
+                true
+            } else {
+                false
+            }
+        };
+        let this = self.clone();
+        async move {
+            if !claimed {
                 return Err(Error::new(ALREADY_STARTED));
             }
-            *phase = Phase::Starting(cancel_tx);
+            this.run_start(timeout, cancel_rx).await
         }
-        self.inner.start_idle.send_replace(true);
+    }
+
+    async fn run_start(
+        &self,
+        timeout: Duration,
+        cancel_rx: watch::Receiver<bool>,
+    ) -> Result<Value> {
         let mut made = Made::default();
         let outcome = self.start_inner(timeout, cancel_rx, &mut made).await;
         let result = match outcome {
@@ -298,7 +346,7 @@ impl Driver {
             .and_then(Value::as_str)
             .map(str::to_string);
         version::assert_supported_adt_ls_version(server_version.as_deref())?;
-        conn.notify("initialized", Some(json!({})))?;
+        conn.notify("initialized", Some(json!({}))).await?;
         if let Some(v) = &server_version {
             if let Some(warning) = version::not_verified_warning(v) {
                 log::warn(warning);
@@ -324,22 +372,30 @@ impl Driver {
         })
     }
 
-    /// Stop everything. Idempotent; after it the driver can be started again.
-    pub async fn dispose(&self) {
+    /// Stop everything. Idempotent; after it the driver can be started again. The driver
+    /// counts as not started from the call on; the returned future does the teardown.
+    pub fn dispose(&self) -> impl Future<Output = ()> + Send + 'static {
         let previous = std::mem::replace(&mut *self.lock(), Phase::Idle);
-        match previous {
-            Phase::Idle => {}
-            Phase::Starting(cancel) => {
-                let _ = cancel.send(true);
-                // Let the start release what it made.
-                let mut idle = self.inner.start_idle.subscribe();
-                let _ = tokio::time::timeout(
-                    EXIT_WAIT + Duration::from_secs(1),
-                    idle.wait_for(|busy| !*busy),
-                )
-                .await;
+        if let Phase::Started(session) = &previous {
+            // Pending requests fail at once, before any await.
+            session.conn.dispose();
+        }
+        let start_idle = self.inner.start_idle.subscribe();
+        async move {
+            match previous {
+                Phase::Idle => {}
+                Phase::Starting(cancel) => {
+                    let _ = cancel.send(true);
+                    // Let the start release what it made.
+                    let mut idle = start_idle;
+                    let _ = tokio::time::timeout(
+                        EXIT_WAIT + Duration::from_secs(1),
+                        idle.wait_for(|busy| !*busy),
+                    )
+                    .await;
+                }
+                Phase::Started(session) => teardown(&mut Made::of_session(&session)).await,
             }
-            Phase::Started(session) => teardown(&mut Made::of_session(&session)).await,
         }
     }
 

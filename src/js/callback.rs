@@ -6,13 +6,12 @@
 //! crash). The Rust side awaits a oneshot; if the function never settles, the caller's own
 //! timeout or dispose ends the wait. Being weak, a held callback never keeps a script alive.
 
-use super::json;
+use super::{call, json};
 use napi::bindgen_prelude::*;
 use napi::sys;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::JsValue;
 use serde_json::Value;
-use std::ptr;
 use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
@@ -78,18 +77,12 @@ impl JsCallback {
             args.iter()
                 .map(|a| match a {
                     Some(v) => json::to_js(env, v).map(|u| u.raw()),
-                    None => undefined(env),
+                    None => Ok(call::undefined(env)),
                 })
                 .collect()
         }))
         .await
     }
-}
-
-fn undefined(env: &Env) -> Result<sys::napi_value> {
-    let mut raw = ptr::null_mut();
-    check_status!(unsafe { sys::napi_get_undefined(env.raw(), &mut raw) })?;
-    Ok(raw)
 }
 
 fn run(env: &Env, func: sys::napi_value, job: Job) {
@@ -103,23 +96,10 @@ fn run(env: &Env, func: sys::napi_value, job: Job) {
         Ok(a) => a,
         Err(e) => return send(Err(e.reason.clone())),
     };
-    let raw_env = env.raw();
-    let mut this = ptr::null_mut();
-    let mut result = ptr::null_mut();
-    let status = unsafe {
-        sys::napi_get_undefined(raw_env, &mut this);
-        sys::napi_call_function(raw_env, this, func, argv.len(), argv.as_ptr(), &mut result)
+    let value = match call::call(env, call::undefined(env), func, &argv) {
+        Ok(v) => v,
+        Err(e) => return send(Err(e.reason.clone())),
     };
-    if status == sys::Status::napi_pending_exception {
-        return send(Err(take_exception_message(env)));
-    }
-    if status != sys::Status::napi_ok {
-        return send(Err(format!(
-            "calling the JS callback failed ({})",
-            Status::from(status)
-        )));
-    }
-    let value = unsafe { Unknown::from_raw_unchecked(raw_env, result) };
     if value.is_promise().unwrap_or(false) {
         follow_promise(env, value, send);
     } else {
@@ -150,7 +130,7 @@ where
             env.create_function_from_closure::<Unknown, (), _>("onRejected", move |ctx| {
                 let env = Env::from_raw(ctx.env.raw());
                 let reason = ctx.get::<Unknown>(0)?;
-                send(Err(error_message(&env, reason)));
+                send(Err(call::error_message(&env, reason)));
                 Ok(())
             })?
         };
@@ -168,34 +148,4 @@ where
 fn serialise(env: &Env, value: Unknown) -> CallOutcome {
     json::from_js(env, value)
         .map_err(|e| format!("the callback's result cannot be sent as JSON: {}", e.reason))
-}
-
-fn take_exception_message(env: &Env) -> String {
-    let mut exception = ptr::null_mut();
-    let status = unsafe { sys::napi_get_and_clear_last_exception(env.raw(), &mut exception) };
-    if status != sys::Status::napi_ok || exception.is_null() {
-        return "the JS callback threw".to_string();
-    }
-    let value = unsafe { Unknown::from_raw_unchecked(env.raw(), exception) };
-    error_message(env, value)
-}
-
-/// `err.message` for Error-like values, `String(value)` otherwise.
-pub fn error_message(env: &Env, value: Unknown) -> String {
-    let _ = env;
-    if let Ok(ValueType::Object) = value.get_type() {
-        if let Ok(obj) = value.coerce_to_object() {
-            if let Ok(msg) = obj.get_named_property::<Unknown>("message") {
-                if let Ok(ValueType::String) = msg.get_type() {
-                    if let Ok(s) = unsafe { String::from_napi_value(env.raw(), msg.raw()) } {
-                        return s;
-                    }
-                }
-            }
-        }
-    }
-    match value.coerce_to_string().and_then(|s| s.into_utf8()) {
-        Ok(s) => s.as_str().map(str::to_owned).unwrap_or_default(),
-        Err(_) => "unknown error".to_string(),
-    }
 }

@@ -107,11 +107,8 @@ impl AdtLsDriver {
         ts_return_type = "Promise<AdtLsInitializeResult>"
     )]
     pub fn start(&self, env: Env, timeout_ms: Option<f64>) -> Result<AsyncBlock<Json>> {
-        let driver = self.driver.clone();
         let timeout = millis(timeout_ms).unwrap_or(DEFAULT_START_TIMEOUT);
-        coded(&env, async move { driver.start(timeout).await }, |_, v| {
-            Ok(Json(Some(v)))
-        })
+        coded(&env, self.driver.start(timeout), |_, v| Ok(Json(Some(v))))
     }
 
     /// Send an LSP request; params are encoded as vscode-jsonrpc does (a non-object is
@@ -141,10 +138,9 @@ impl AdtLsDriver {
             Some(o) => millis(o.get::<f64>("timeoutMs")?),
             None => None,
         };
-        let driver = self.driver.clone();
         coded(
             &env,
-            async move { driver.send_request(&method, params, timeout).await },
+            self.driver.request(&method, params, timeout),
             |_, v| Ok(Json(Some(v))),
         )
     }
@@ -169,12 +165,9 @@ impl AdtLsDriver {
                 )
             }
         };
-        let driver = self.driver.clone();
-        coded(
-            &env,
-            async move { driver.send_notification(&method, params).await },
-            |_, ()| Ok(()),
-        )
+        coded(&env, self.driver.notification(&method, params), |_, ()| {
+            Ok(())
+        })
     }
 
     /// Answer the server->client request `method` with `handler` (sync or async). A throw
@@ -195,11 +188,11 @@ impl AdtLsDriver {
     /// Stop adt-ls and release everything. Idempotent.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn dispose(&self, env: Env) -> Result<AsyncBlock<()>> {
-        let driver = self.driver.clone();
+        let teardown = self.driver.dispose();
         coded(
             &env,
             async move {
-                driver.dispose().await;
+                teardown.await;
                 Ok::<(), EngineError>(())
             },
             |_, ()| Ok(()),

@@ -4,6 +4,7 @@
 //! honoured, a circular value or a BigInt is a clean error (never a crash), and large
 //! integers come back as (lossy) numbers, never as BigInts.
 
+use super::call;
 use napi::bindgen_prelude::*;
 use napi::JsValue;
 use serde_json::Value;
@@ -20,7 +21,7 @@ pub fn from_js(env: &Env, value: Unknown) -> Result<Option<Value>> {
     }
     let json = json_object(env)?;
     let stringify: Function<Unknown, Unknown> = json.get_named_property("stringify")?;
-    let out = stringify.apply(json, value)?;
+    let out = call::call(env, json.raw(), stringify.raw(), &[value.raw()])?;
     match out.get_type()? {
         ValueType::String => {
             let text: String = unsafe { String::from_napi_value(env.raw(), out.raw())? };
@@ -46,5 +47,6 @@ pub fn to_js<'env>(env: &'env Env, value: &Value) -> Result<Unknown<'env>> {
         .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
     let json = json_object(env)?;
     let parse: Function<String, Unknown> = json.get_named_property("parse")?;
-    parse.apply(json, text)
+    let text = unsafe { String::to_napi_value(env.raw(), text)? };
+    call::call(env, json.raw(), parse.raw(), &[text])
 }

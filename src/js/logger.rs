@@ -5,6 +5,7 @@
 //! seen before the caller's `await` returns. A logger that throws is ignored. Nothing is ever
 //! written to stdout.
 
+use super::call;
 use crate::log::{self, Level};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -58,12 +59,17 @@ pub fn flush(env: &Env) {
                 return;
             };
             for (level, message) in batch {
-                if let Ok(method) =
-                    obj.get_named_property::<Function<String, Unknown>>(level.as_str())
-                {
-                    // A throwing logger must not disturb us: the error is cleared and dropped.
-                    let _ = method.apply(obj, message);
+                let Ok(method) = obj.get_named_property::<Unknown>(level.as_str()) else {
+                    continue;
+                };
+                if !matches!(method.get_type(), Ok(ValueType::Function)) {
+                    continue;
                 }
+                let Ok(text) = (unsafe { String::to_napi_value(env.raw(), message) }) else {
+                    continue;
+                };
+                // A throwing logger must not disturb us: the error is cleared and dropped.
+                let _ = call::call(env, obj.raw(), method.raw(), &[text]);
             }
         });
     }

@@ -1,6 +1,7 @@
 //! The N-API layer: converts JS values to engine types and back, and forwards. No behaviour
 //! lives here; every function is a thin adapter over an engine module.
 
+mod call;
 mod callback;
 mod driver;
 mod errors;

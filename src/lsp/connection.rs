@@ -71,6 +71,15 @@ pub trait CloseHook: Send + Sync + 'static {
 pub const DISPOSED_MESSAGE: &str = "Pending response rejected since connection got disposed";
 pub const DISPOSED_CODE: i64 = -32097;
 
+/// One frame for the writer; `written` is told once it is on the wire.
+struct Outgoing {
+    frame: Vec<u8>,
+    written: Option<oneshot::Sender<()>>,
+}
+
+/// How long a dispose waits for already queued frames to go out.
+const FLUSH_ON_CLOSE: Duration = Duration::from_millis(500);
+
 struct Pending {
     method: String,
     tx: oneshot::Sender<Result<Value>>,
@@ -90,8 +99,46 @@ struct State {
 struct Inner {
     next_id: AtomicU64,
     state: Mutex<State>,
-    writer: mpsc::UnboundedSender<Vec<u8>>,
+    writer: mpsc::UnboundedSender<Outgoing>,
     shutdown: watch::Sender<bool>,
+}
+
+/// A request on the wire, waiting for its response.
+pub struct PendingResponse {
+    conn: Connection,
+    id: u64,
+    method: String,
+    rx: oneshot::Receiver<Result<Value>>,
+}
+
+impl PendingResponse {
+    /// Wait for the response, at most `timeout` when one is given (the request is then
+    /// forgotten; no `$/cancelRequest` is sent, as the reference does).
+    pub async fn wait(self, timeout: Option<Duration>) -> Result<Value> {
+        let PendingResponse {
+            conn,
+            id,
+            method,
+            rx,
+        } = self;
+        let outcome = match timeout {
+            Some(limit) => match tokio::time::timeout(limit, rx).await {
+                Ok(received) => received,
+                Err(_) => {
+                    conn.lock().pending.remove(&id);
+                    return Err(Error::coded(
+                        codes::TIMEOUT,
+                        format!(
+                            "adt-ls request {method} timed out after {}ms",
+                            limit.as_millis()
+                        ),
+                    ));
+                }
+            },
+            None => rx.await,
+        };
+        outcome.unwrap_or_else(|_| Err(closed_error()))
+    }
 }
 
 /// Handle to a running connection; clones share it.
@@ -139,58 +186,63 @@ impl Connection {
         params: Option<Value>,
         timeout: Option<Duration>,
     ) -> Result<Value> {
-        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        self.send_request(method, params)?.wait(timeout).await
+    }
+
+    /// Put a request on the wire now (synchronously, so calls keep their order) and return
+    /// the handle to await its response.
+    pub fn send_request(&self, method: &str, params: Option<Value>) -> Result<PendingResponse> {
         let (tx, rx) = oneshot::channel();
-        {
-            let mut state = self.lock();
-            match &state.phase {
-                Phase::Open => {}
-                Phase::Disposed => return Err(disposed_error()),
-                Phase::Closed(reason) => return Err(reason.error_for(method, false)),
-            }
-            state.pending.insert(
-                id,
-                Pending {
-                    method: method.to_string(),
-                    tx,
-                },
-            );
+        let mut state = self.lock();
+        match &state.phase {
+            Phase::Open => {}
+            Phase::Disposed => return Err(disposed_error()),
+            Phase::Closed(reason) => return Err(reason.error_for(method, false)),
         }
+        // Id allocation and enqueueing happen under the lock: ids go out in order.
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let frame = framing::encode(&message::request(id, method, encode_params(params)));
-        if self.inner.writer.send(frame).is_err() {
-            self.lock().pending.remove(&id);
-            return Err(Error::coded(
-                codes::CONNECTION_CLOSED,
-                "Connection is closed.",
-            ));
+        if self
+            .inner
+            .writer
+            .send(Outgoing {
+                frame,
+                written: None,
+            })
+            .is_err()
+        {
+            return Err(closed_error());
         }
-        let outcome = match timeout {
-            Some(limit) => match tokio::time::timeout(limit, rx).await {
-                Ok(received) => received,
-                Err(_) => {
-                    self.lock().pending.remove(&id);
-                    return Err(Error::coded(
-                        codes::TIMEOUT,
-                        format!(
-                            "adt-ls request {method} timed out after {}ms",
-                            limit.as_millis()
-                        ),
-                    ));
-                }
+        state.pending.insert(
+            id,
+            Pending {
+                method: method.to_string(),
+                tx,
             },
-            None => rx.await,
-        };
-        outcome.unwrap_or_else(|_| {
-            Err(Error::coded(
-                codes::CONNECTION_CLOSED,
-                "Connection is closed.",
-            ))
+        );
+        Ok(PendingResponse {
+            conn: self.clone(),
+            id,
+            method: method.to_string(),
+            rx,
         })
     }
 
-    /// Send a notification (params encoded like requests').
-    pub fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
-        match &self.lock().phase {
+    /// Send a notification (params encoded like requests'); resolves once it is written.
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
+        let written = self.send_notification(method, params)?;
+        written.await.map_err(|_| closed_error())
+    }
+
+    /// Put a notification on the wire now; the receiver fires once it is written.
+    pub fn send_notification(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<oneshot::Receiver<()>> {
+        let (tx, rx) = oneshot::channel();
+        let state = self.lock();
+        match &state.phase {
             Phase::Open => {}
             Phase::Disposed => return Err(disposed_error()),
             Phase::Closed(reason) => return Err(reason.error_for(method, false)),
@@ -198,8 +250,13 @@ impl Connection {
         let frame = framing::encode(&message::notification(method, encode_params(params)));
         self.inner
             .writer
-            .send(frame)
-            .map_err(|_| Error::coded(codes::CONNECTION_CLOSED, "Connection is closed."))
+            .send(Outgoing {
+                frame,
+                written: Some(tx),
+            })
+            .map_err(|_| closed_error())?;
+        drop(state);
+        Ok(rx)
     }
 
     /// True until the stream ends or the connection is disposed.
@@ -259,7 +316,10 @@ impl Connection {
     }
 
     fn send_frame(&self, body: Vec<u8>) {
-        let _ = self.inner.writer.send(framing::encode(&body));
+        let _ = self.inner.writer.send(Outgoing {
+            frame: framing::encode(&body),
+            written: None,
+        });
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -273,28 +333,53 @@ async fn stopped(rx: &mut watch::Receiver<bool>) {
     let _ = rx.wait_for(|stop| *stop).await;
 }
 
+fn closed_error() -> Error {
+    Error::coded(codes::CONNECTION_CLOSED, "Connection is closed.")
+}
+
 fn disposed_error() -> Error {
     Error::rpc(DISPOSED_CODE, DISPOSED_MESSAGE, None)
 }
 
 async fn write_loop<W: AsyncWrite>(
     writer: W,
-    mut rx: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut rx: mpsc::UnboundedReceiver<Outgoing>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     tokio::pin!(writer);
     loop {
         tokio::select! {
-            frame = rx.recv() => {
-                let Some(frame) = frame else { break };
-                if writer.write_all(&frame).await.is_err() || writer.flush().await.is_err() {
-                    break;
+            biased;
+            out = rx.recv() => {
+                let Some(out) = out else { break };
+                if !write_one(&mut writer, out).await {
+                    return;
                 }
             }
             _ = stopped(&mut shutdown) => break,
         }
     }
+    // Frames queued before the close still go out (a notification sent right before dispose),
+    // within a bound.
+    let _ = tokio::time::timeout(FLUSH_ON_CLOSE, async {
+        while let Ok(out) = rx.try_recv() {
+            if !write_one(&mut writer, out).await {
+                break;
+            }
+        }
+    })
+    .await;
     let _ = writer.shutdown().await;
+}
+
+async fn write_one<W: AsyncWrite>(writer: &mut Pin<&mut W>, out: Outgoing) -> bool {
+    let ok = writer.write_all(&out.frame).await.is_ok() && writer.flush().await.is_ok();
+    if ok {
+        if let Some(done) = out.written {
+            let _ = done.send(());
+        }
+    }
+    ok
 }
 
 async fn read_loop<R: AsyncRead>(

@@ -19,6 +19,22 @@ fn registry() -> &'static Mutex<Registry> {
     REGISTRY.get_or_init(Mutex::default)
 }
 
+fn try_take() -> Option<(HashSet<u32>, HashSet<PathBuf>)> {
+    for _ in 0..50 {
+        match registry().try_lock() {
+            Ok(mut r) => return Some((std::mem::take(&mut r.pids), std::mem::take(&mut r.paths))),
+            Err(std::sync::TryLockError::Poisoned(p)) => {
+                let mut r = p.into_inner();
+                return Some((std::mem::take(&mut r.pids), std::mem::take(&mut r.paths)));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(2))
+            }
+        }
+    }
+    None
+}
+
 fn with<R>(f: impl FnOnce(&mut Registry) -> R) -> R {
     let mut guard = registry().lock().unwrap_or_else(|p| p.into_inner());
     f(&mut guard)
@@ -41,9 +57,13 @@ pub fn untrack_path(path: &PathBuf) {
     with(|r| r.paths.remove(path));
 }
 
-/// Kill every tracked process tree and delete every tracked path. Synchronous and quick.
+/// Kill every tracked process tree and delete every tracked path. Synchronous and quick;
+/// never blocks on the registry lock (it may run from an `atexit` handler while another
+/// thread was stopped holding it).
 pub fn reap_all() {
-    let (pids, paths) = with(|r| (std::mem::take(&mut r.pids), std::mem::take(&mut r.paths)));
+    let Some((pids, paths)) = try_take() else {
+        return;
+    };
     for pid in pids {
         super::child::kill_tree(pid);
     }

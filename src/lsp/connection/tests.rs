@@ -224,8 +224,8 @@ async fn timeouts_free_the_pending_slot() {
 #[tokio::test]
 async fn notifications_are_encoded_like_requests() {
     let (conn, mut peer) = start();
-    conn.notify("initialized", Some(json!({}))).unwrap();
-    conn.notify("n", None).unwrap();
+    conn.notify("initialized", Some(json!({}))).await.unwrap();
+    conn.notify("n", None).await.unwrap();
     assert_eq!(
         peer.recv().await,
         json!({"jsonrpc":"2.0","method":"initialized","params":{}})

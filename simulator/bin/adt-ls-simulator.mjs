@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// adt-ls-simulator CLI:
+//   adt-ls-simulator install [--home <dir>] [--editor vscode|cursor|insiders] [--version 1.1.2]
+//                            [--platform linux|darwin|win32] [--arch x64|arm64] [--incomplete]
+//   adt-ls-simulator path     prints the absolute path of the fake adt-ls entry script
+import { parseArgs } from 'node:util';
+import { installSimulator, simulatorBinPath } from '../lib/install.mjs';
+
+const USAGE = `Usage:
+  adt-ls-simulator install [--home <dir>] [--editor vscode|cursor|insiders] [--version <x.y.z>]
+                           [--platform linux|darwin|win32] [--arch x64|arm64] [--incomplete]
+  adt-ls-simulator path
+`;
+
+function run(argv) {
+  const [command, ...rest] = argv;
+  if (command === 'path') {
+    process.stdout.write(`${simulatorBinPath()}\n`);
+    return 0;
+  }
+  if (command === 'install') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        home: { type: 'string' },
+        editor: { type: 'string' },
+        version: { type: 'string' },
+        platform: { type: 'string' },
+        arch: { type: 'string' },
+        incomplete: { type: 'boolean' },
+      },
+    });
+    const result = installSimulator(Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)));
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  }
+  process.stderr.write(USAGE);
+  return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+}
+
+try {
+  process.exitCode = run(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`adt-ls-simulator: ${error.message}\n`);
+  process.exitCode = 1;
+}

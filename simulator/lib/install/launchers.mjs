@@ -1,0 +1,54 @@
+// The executables of the fake extension: an `adt-ls` launcher that runs the simulator with
+// the current Node, and a bundled-JRE `keytool` that delegates to a system keytool.
+
+import { accessSync, chmodSync, constants, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Quotes a string for POSIX sh (single quotes, embedded quotes escaped). */
+export function shQuote(value) {
+  return `'${String(value).replace(/'/g, `'\\''`)}'`;
+}
+
+function writeExecutable(path, text) {
+  writeFileSync(path, text, { mode: 0o755 });
+  chmodSync(path, 0o755);
+}
+
+/** `#!/bin/sh` launcher that execs `node <simulator bin> "$@"`. */
+export function writeAdtLsLauncher(path, { nodePath, simulatorBin }) {
+  writeExecutable(
+    path,
+    `#!/bin/sh\n# adt-ls simulator launcher (fake SAP adt-ls)\nexec ${shQuote(nodePath)} ${shQuote(simulatorBin)} "$@"\n`,
+  );
+}
+
+/** The first executable `keytool` on PATH outside `excludeDir`, or ''. */
+export function findSystemKeytool(excludeDir, pathEnv = process.env.PATH ?? '') {
+  for (const dir of pathEnv.split(delimiter)) {
+    if (!dir || dir === excludeDir) continue;
+    const candidate = join(dir, 'keytool');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return '';
+}
+
+/** keytool stand-in: runs ADTLS_SIM_KEYTOOL or the keytool found at install time, else exit 1. */
+export function writeKeytoolLauncher(path, { systemKeytool }) {
+  writeExecutable(
+    path,
+    [
+      '#!/bin/sh',
+      '# keytool of the adt-ls simulator\'s fake bundled JRE',
+      `KEYTOOL="\${ADTLS_SIM_KEYTOOL:-${systemKeytool.replace(/["$`\\]/g, '\\$&')}}"`,
+      'if [ -n "$KEYTOOL" ] && [ -x "$KEYTOOL" ]; then exec "$KEYTOOL" "$@"; fi',
+      'echo "keytool: no system keytool available to the adt-ls simulator (install a JDK or set ADTLS_SIM_KEYTOOL)" >&2',
+      'exit 1',
+      '',
+    ].join('\n'),
+  );
+}

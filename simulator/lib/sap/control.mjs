@@ -1,0 +1,86 @@
+// The control API of the simulated backend, in-process (`control`) and over HTTP
+// (`POST /__control/<name>` with header `x-control-token`). It switches fault modes,
+// expires sessions and exposes the request log for assertions.
+import { Repository } from './model/repository.mjs';
+
+const SESSION_MODES = new Set(['logged-off', 'silent-empty']);
+
+export function createControl({ sessions, faults, requestLog, repoRef, ticketLog, clientCa, state }) {
+  const control = {
+    /** Expires every live session; 'logged-off' -> 401s, 'silent-empty' -> empty searches. */
+    expireSessions({ mode = 'logged-off' } = {}) {
+      if (!SESSION_MODES.has(mode)) throw new Error(`unknown session expiry mode ${mode}`);
+      return { expired: sessions.expireAll(mode) };
+    },
+    /** The next `n` searches return [] (`mode: 'empty'`) or throw Internal error ('error'). */
+    setCold(n, { mode = 'empty' } = {}) {
+      faults.cold = { remaining: Math.max(0, Number(n) || 0), mode };
+      return { ...faults.cold };
+    },
+    /** The next call of `op` fails with `message` (tool ops: an isError result). */
+    failNext(op, { message = 'Internal error', code, status, data, httpError = false, times = 1 } = {}) {
+      const queue = faults.failures.get(op) ?? [];
+      for (let i = 0; i < times; i += 1) queue.push({ message, code, status, data, httpError });
+      faults.failures.set(op, queue);
+      return { queued: queue.length };
+    },
+    /** The next `n` writes fail with 500 / 423 / invalid-lock errors in turn. */
+    writeRace(n) {
+      faults.writeRaceRemaining = Math.max(0, Number(n) || 0);
+      return { remaining: faults.writeRaceRemaining };
+    },
+    /** Delays every call of `op` ('*' = all ops) by `ms`; 0 removes the delay. */
+    setDelay(op, ms) {
+      if (ms > 0) faults.delays.set(op, ms);
+      else faults.delays.delete(op);
+      return { op, ms };
+    },
+    requests() {
+      return requestLog.list();
+    },
+    clearRequests() {
+      requestLog.clear();
+      return true;
+    },
+    get lastTicketRequest() {
+      return ticketLog.at(-1);
+    },
+    ticketRequests() {
+      return ticketLog.map((t) => ({ ...t }));
+    },
+    sessions() {
+      return sessions.list();
+    },
+    issueClientCert(cn) {
+      return clientCa.issueClientCert(cn);
+    },
+    get repository() {
+      return repoRef.current;
+    },
+    /** Restores the seeded repository and clears fault modes, logs and tool state. */
+    reset() {
+      repoRef.current = new Repository();
+      faults.reset();
+      requestLog.clear();
+      ticketLog.length = 0;
+      for (const map of Object.values(state)) map.clear();
+      return true;
+    },
+  };
+  return control;
+}
+
+const HTTP_NAMES = new Set([
+  'expireSessions', 'setCold', 'failNext', 'writeRace', 'setDelay', 'requests', 'clearRequests',
+  'lastTicketRequest', 'ticketRequests', 'sessions', 'issueClientCert', 'reset',
+]);
+
+/** Runs a control call from HTTP: `body` is an argument array or a single argument. */
+export function callControl(control, name, body) {
+  if (!HTTP_NAMES.has(name)) return { found: false };
+  if (name === 'lastTicketRequest') return { found: true, result: control.lastTicketRequest ?? null };
+  let args = [];
+  if (Array.isArray(body)) args = body;
+  else if (body && Object.keys(body).length > 0) args = [body];
+  return { found: true, result: control[name](...args) };
+}

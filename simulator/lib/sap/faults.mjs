@@ -1,0 +1,57 @@
+// Fault modes of the simulated backend, set through the control API: cold searches,
+// one-shot failures per op, write races and artificial delays.
+import { SapError } from './errors.mjs';
+
+const WRITE_RACE_ERRORS = [
+  { message: 'HTTP 500: Internal Server Error while saving (stateful session lost)', status: 500 },
+  { message: 'HTTP 423: Object is locked; the lock handle is no longer valid', status: 423 },
+  { message: 'invalid lock handle: the object was unlocked by another request', status: 409 },
+];
+
+export function createFaults() {
+  const faults = {
+    cold: { remaining: 0, mode: 'empty' },
+    failures: new Map(),
+    writeRaceRemaining: 0,
+    writeRaceIndex: 0,
+    delays: new Map(),
+
+    /** True while cold searches remain (consumes one). */
+    takeCold() {
+      if (faults.cold.remaining <= 0) return false;
+      faults.cold.remaining -= 1;
+      return true;
+    },
+
+    /** The queued failure for `op`, if any (consumed). */
+    takeFailure(op) {
+      const queue = faults.failures.get(op);
+      if (!queue || queue.length === 0) return undefined;
+      const failure = queue.shift();
+      if (queue.length === 0) faults.failures.delete(op);
+      return failure;
+    },
+
+    /** A write-race SapError while races remain (500, 423, invalid lock in turn). */
+    takeWriteRace() {
+      if (faults.writeRaceRemaining <= 0) return undefined;
+      faults.writeRaceRemaining -= 1;
+      const spec = WRITE_RACE_ERRORS[faults.writeRaceIndex % WRITE_RACE_ERRORS.length];
+      faults.writeRaceIndex += 1;
+      return new SapError(spec.message, { status: spec.status });
+    },
+
+    delayFor(op) {
+      return faults.delays.get(op) ?? faults.delays.get('*') ?? 0;
+    },
+
+    reset() {
+      faults.cold = { remaining: 0, mode: 'empty' };
+      faults.failures.clear();
+      faults.writeRaceRemaining = 0;
+      faults.writeRaceIndex = 0;
+      faults.delays.clear();
+    },
+  };
+  return faults;
+}

@@ -1,0 +1,52 @@
+// A request registry served through vscode-jsonrpc's star handler, so handlers see the raw
+// params exactly as they came off the wire (no array spreading). Handlers get
+// (params, {raw, method, token}) where `params` unwraps a one-element array (["A4H"] -> "A4H",
+// [null] -> null). Thrown errors keep their message, numeric code and data unchanged.
+
+import { ResponseError } from 'vscode-jsonrpc/node.js';
+import { gateError, INTERNAL_ERROR_CODE } from './gates.mjs';
+
+const METHOD_NOT_FOUND = -32601;
+
+/** Unwraps the single-element array vscode-jsonrpc makes of a non-object param. */
+export function unwrapParams(raw) {
+  return Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
+}
+
+/** Any thrown value -> a ResponseError with the original message, code and data. */
+export function toResponseError(error) {
+  if (error instanceof ResponseError) return error;
+  if (error && typeof error.message === 'string') {
+    const code = Number.isInteger(error.code) ? error.code : INTERNAL_ERROR_CODE;
+    return new ResponseError(code, error.message, error.data);
+  }
+  return new ResponseError(INTERNAL_ERROR_CODE, String(error ?? 'Internal error'));
+}
+
+export function createDispatcher(connection, ctx) {
+  const handlers = new Map();
+
+  connection.onRequest(async (method, raw, token) => {
+    // Gates first: real adt-ls has every adtLs/* method, even those another module serves.
+    const gate = gateError(ctx, method);
+    if (gate) throw gate;
+    const handler = handlers.get(method);
+    if (!handler) throw new ResponseError(METHOD_NOT_FOUND, `Unhandled method ${method}`);
+    try {
+      const result = await handler(unwrapParams(raw), { raw, method, token });
+      return result === undefined ? null : result;
+    } catch (error) {
+      throw toResponseError(error);
+    }
+  });
+
+  return {
+    /** Registers (or replaces) the handler for one method. */
+    register(method, handler) {
+      handlers.set(method, handler);
+    },
+    has(method) {
+      return handlers.has(method);
+    },
+  };
+}

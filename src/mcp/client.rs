@@ -1,0 +1,132 @@
+//! `McpClient`, the public face of the MCP Streamable HTTP client (the reference's
+//! `AdtLsMcpClient`, api.md §4.9): construction, connect, tools, generic requests, close and
+//! shutdown. Every call runs under shutdown cancellation; the protocol work is in `session`.
+
+use super::http::{ResolveOverrides, Transport};
+use super::session::Session;
+use super::tools;
+use crate::error::Result;
+use crate::redact;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The default per-call timeout (the reference's 120 s).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// `clientInfo` sent in `initialize`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientInfo {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpClientOptions {
+    /// Default timeout of each call, covering the whole HTTP exchange (SSE included).
+    pub timeout: Duration,
+}
+
+impl Default for McpClientOptions {
+    fn default() -> Self {
+        McpClientOptions {
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+/// MCP client for adt-ls's MCP endpoint. Cheap to clone; clones share one session.
+#[derive(Clone)]
+pub struct McpClient {
+    session: Arc<Session>,
+}
+
+impl McpClient {
+    /// A client for `base_url` (e.g. `http://localhost:2240/mcp`) with bearer `token`.
+    /// Nothing is sent until the first call. The token is registered for redaction.
+    pub fn new(
+        base_url: &str,
+        token: &str,
+        info: ClientInfo,
+        opts: McpClientOptions,
+    ) -> Result<Self> {
+        Self::build(base_url, token, info, opts, Vec::new())
+    }
+
+    pub(crate) fn build(
+        base_url: &str,
+        token: &str,
+        info: ClientInfo,
+        opts: McpClientOptions,
+        resolve: ResolveOverrides,
+    ) -> Result<Self> {
+        redact::register(token);
+        let transport = Transport::new(base_url, token, opts.timeout, resolve)?;
+        Ok(McpClient {
+            session: Arc::new(Session::new(transport, info, opts.timeout)),
+        })
+    }
+
+    /// `initialize` + `notifications/initialized`; idempotent, concurrent callers share one
+    /// attempt; a failed attempt closes (DELETEs an allocated session) and is reported.
+    pub async fn connect(&self) -> Result<()> {
+        self.session.guarded(self.session.connect()).await
+    }
+
+    /// Every tool descriptor (all pages), verbatim.
+    pub async fn list_tools(&self) -> Result<Vec<Value>> {
+        self.session.guarded(tools::list_tools(&self.session)).await
+    }
+
+    /// `tools/call`; the result is returned untouched (`isError` is not an error here).
+    /// `timeout` overrides the default for this call.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        args: Value,
+        timeout: Option<Duration>,
+    ) -> Result<Value> {
+        let params = tools::call_params(name, args);
+        self.request("tools/call", Some(params), timeout).await
+    }
+
+    /// Any request on the session (connecting first); returns the `result` object.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Option<Duration>,
+    ) -> Result<Value> {
+        let timeout = timeout.unwrap_or(self.session.timeout);
+        let work = async {
+            self.session.connect().await?;
+            self.session
+                .call(method, params.as_ref(), timeout)
+                .await
+                .map_err(|e| e.into_error())
+        };
+        self.session.guarded(work).await
+    }
+
+    /// Forget the session and DELETE it if there was one (2xx, 404 and 405 are fine). Works
+    /// after `shutdown()` too, so disposal can still release the server-side session.
+    pub async fn close(&self) -> Result<()> {
+        self.session.close().await
+    }
+
+    /// Reject every in-flight call now, and every later one, with `adt-ls MCP client closed`
+    /// (code `ERR_DISPOSED`).
+    pub fn shutdown(&self) {
+        self.session.shutdown();
+    }
+
+    /// The session id from `initialize`, when the server allocated one.
+    pub fn session_id(&self) -> Option<String> {
+        self.session.session_id()
+    }
+
+    /// The negotiated protocol version, once connected.
+    pub fn protocol_version(&self) -> Option<String> {
+        self.session.protocol_version()
+    }
+}

@@ -1,0 +1,25 @@
+//! MCP Streamable HTTP client for adt-ls's own MCP server (wire.md §10.2, mcp-client.md,
+//! decisions D5.1, D5.3, D5.12, D5.13, D6). `McpClient` is the only public entry point;
+//! the submodules split it by job:
+//!
+//! * `client`: the public API (construction, connect, tools, request, close, shutdown);
+//! * `session`: ids, session state, connect handshake, timeouts, 404 re-initialisation;
+//! * `tools`: `tools/list` pagination and validation, `tools/call` parameters;
+//! * `http`: one POST/DELETE exchange, JSON and SSE response reading;
+//! * `jsonrpc`: message shapes and classification;
+//! * `sse`: the incremental event-stream parser;
+//! * `errors`: every error text and code.
+
+mod client;
+mod errors;
+mod http;
+mod jsonrpc;
+mod session;
+mod sse;
+mod tools;
+
+pub use client::{ClientInfo, McpClient, McpClientOptions, DEFAULT_TIMEOUT};
+pub use session::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,15 @@
+//! Tests of the MCP client against real loopback HTTP servers scripted per test
+//! (`server`), plus property tests of the SSE parser. `federation` ports the reference's
+//! `mcp-federation.test.ts` one to one; the other files pin each rule of wire.md §10.2 and
+//! the decisions that change it.
+
+mod connect;
+mod federation;
+mod lifecycle;
+mod requests;
+mod responses;
+mod server;
+mod sessions;
+mod sse_props;
+mod support;
+mod tools;

@@ -1,0 +1,319 @@
+//! Sending rules: headers on every request, ids, generic requests, `tools/call` params, no
+//! proxy, no redirects, and `localhost` resolving to ::1 or 127.0.0.1.
+
+use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
+use super::support::{client, err, info, init, str_code};
+use crate::mcp::{McpClient, McpClientOptions};
+use serde_json::json;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+#[tokio::test]
+async fn every_request_after_initialize_carries_all_headers() {
+    let server = TestServer::start(mcp("2025-06-18", Some("sid-7"), |req| {
+        Reply::result(req.rpc_id(), json!({}))
+    }))
+    .await;
+    let client = client(&server.url());
+    assert_eq!(
+        client.call_tool("t", json!({"a": 1}), None).await,
+        Ok(json!({}))
+    );
+    assert_eq!(client.request("ping", None, None).await, Ok(json!({})));
+    let later = &server.requests()[1..];
+    assert_eq!(later.len(), 3);
+    for req in later {
+        assert_eq!(
+            req.header("authorization").as_deref(),
+            Some("Bearer secret")
+        );
+        assert_eq!(
+            req.header("content-type").as_deref(),
+            Some("application/json")
+        );
+        assert_eq!(
+            req.header("accept").as_deref(),
+            Some("application/json, text/event-stream")
+        );
+        assert_eq!(req.header("mcp-session-id").as_deref(), Some("sid-7"));
+        assert_eq!(
+            req.header("mcp-protocol-version").as_deref(),
+            Some("2025-06-18")
+        );
+    }
+}
+
+#[tokio::test]
+async fn ids_count_from_one_and_stay_unique_across_concurrent_calls() {
+    let server = TestServer::start(mcp("2025-06-18", None, |req| {
+        Reply::Delayed(
+            Duration::from_millis(20),
+            Box::new(Reply::result(req.rpc_id(), json!({"echo": req.rpc_id()}))),
+        )
+    }))
+    .await;
+    let client = client(&server.url());
+    let calls = (0..8).map(|i| client.call_tool("t", json!({"i": i}), None));
+    let results = futures_util::future::join_all(calls).await;
+    let mut ids: Vec<u64> = server
+        .requests_for("tools/call")
+        .iter()
+        .filter_map(|r| r.rpc_id())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (2..=9).collect::<Vec<u64>>());
+    for result in results {
+        let result = result.unwrap_or_default();
+        assert!(result["echo"]
+            .as_u64()
+            .is_some_and(|id| (2..=9).contains(&id)));
+    }
+    assert_eq!(server.requests_for("initialize")[0].rpc_id(), Some(1));
+}
+
+#[tokio::test]
+async fn concurrent_calls_correlate_by_id_even_when_a_stream_carries_another_answer() {
+    // Every stream first answers a foreign id (the other call's), then its own.
+    let server = TestServer::start(mcp("2025-06-18", None, |req| {
+        let id = req.rpc_id().unwrap_or(0);
+        let foreign = json!({"jsonrpc": "2.0", "id": id + 1000, "result": {"who": "foreign"}});
+        let own = json!({"jsonrpc": "2.0", "id": id, "result": {"who": id}});
+        Reply::sse(
+            vec![chunk(&sse_event(&foreign)), chunk(&sse_event(&own))],
+            true,
+        )
+    }))
+    .await;
+    let client = client(&server.url());
+    let (a, b) = tokio::join!(
+        client.call_tool("a", json!({}), None),
+        client.call_tool("b", json!({}), None)
+    );
+    let mut who = vec![
+        a.unwrap_or_default()["who"].clone(),
+        b.unwrap_or_default()["who"].clone(),
+    ];
+    who.sort_by_key(|v| v.as_u64());
+    assert_eq!(who, vec![json!(2), json!(3)]);
+}
+
+#[tokio::test]
+async fn generic_requests_send_method_and_optional_params() {
+    let server = TestServer::start(mcp("2025-06-18", None, |req| {
+        Reply::result(
+            req.rpc_id(),
+            json!({"got": req.body.get("params").cloned()}),
+        )
+    }))
+    .await;
+    let client = client(&server.url());
+    let with = client
+        .request("resources/list", Some(json!({"cursor": "x"})), None)
+        .await;
+    assert_eq!(with, Ok(json!({"got": {"cursor": "x"}})));
+    let without = client.request("prompts/list", None, None).await;
+    assert_eq!(without, Ok(json!({"got": null})));
+    let bodies: Vec<String> = server.requests()[2..]
+        .iter()
+        .map(|r| r.body.to_string())
+        .collect();
+    assert_eq!(
+        bodies,
+        [
+            r#"{"jsonrpc":"2.0","id":2,"method":"resources/list","params":{"cursor":"x"}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"prompts/list"}"#
+        ]
+    );
+}
+
+#[tokio::test]
+async fn tools_call_sends_name_and_arguments() {
+    let server = TestServer::start(mcp("2025-06-18", None, |req| {
+        Reply::result(req.rpc_id(), json!({"content": []}))
+    }))
+    .await;
+    let client = client(&server.url());
+    let _ = client
+        .call_tool("abap_x", json!({"uris": ["u"]}), None)
+        .await;
+    let _ = client
+        .call_tool("abap_y", serde_json::Value::Null, None)
+        .await;
+    let calls = server.requests_for("tools/call");
+    assert_eq!(
+        calls[0].body["params"],
+        json!({"name": "abap_x", "arguments": {"uris": ["u"]}})
+    );
+    assert_eq!(
+        calls[1].body["params"],
+        json!({"name": "abap_y", "arguments": {}})
+    );
+}
+
+#[tokio::test]
+async fn redirects_are_not_followed() {
+    let server = TestServer::start(|req: &Recorded| match req.path.as_str() {
+        "/mcp" => Reply::Full {
+            status: 307,
+            headers: vec![("location".to_string(), "/elsewhere".to_string())],
+            body: Vec::new(),
+        },
+        _ => Reply::status(500),
+    })
+    .await;
+    let e = err(client(&server.url()).connect().await);
+    assert_eq!(e.message, "adt-ls MCP initialize failed: HTTP 307");
+    assert!(server.requests().iter().all(|r| r.path == "/mcp"));
+}
+
+/// Set (to the target URL) only in the child process run by `environment_proxies_are_ignored`.
+const PROXY_PROBE_ENV: &str = "ADT_LS_NATIVE_MCP_PROXY_PROBE";
+
+/// Proxy variables are process-wide, so the probe runs in a child test process: setting
+/// them here would leak into concurrent tests of other modules.
+#[tokio::test]
+async fn environment_proxies_are_ignored() {
+    let proxy = TestServer::start(|_| Reply::status(502)).await;
+    let server = TestServer::start(mcp("2025-06-18", None, |_| Reply::status(500))).await;
+    let proxy_url = format!("http://{}", proxy.addr);
+    let test_path = module_path!()
+        .split_once("::")
+        .map(|(_, rest)| rest)
+        .unwrap_or_default();
+    let exe = std::env::current_exe().unwrap_or_default();
+    let mut command = tokio::process::Command::new(exe);
+    command
+        .args([
+            "--exact",
+            &format!("{test_path}::proxy_probe"),
+            "--ignored",
+            "--test-threads=1",
+        ])
+        // A host name, since some proxy logic exempts IP literals.
+        .env(
+            PROXY_PROBE_ENV,
+            format!("http://localhost:{}/mcp", server.port()),
+        )
+        .env_remove("NO_PROXY")
+        .env_remove("no_proxy")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    for name in ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"] {
+        command.env(name, &proxy_url);
+    }
+    let output = tokio::time::timeout(Duration::from_secs(60), command.output()).await;
+    let Ok(Ok(output)) = output else {
+        panic!("the proxy probe did not finish: {output:?}");
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    assert!(proxy.requests().is_empty());
+    assert_eq!(server.requests_for("initialize").len(), 1);
+}
+
+#[tokio::test]
+#[ignore = "run by environment_proxies_are_ignored in a child process"]
+async fn proxy_probe() {
+    let Ok(url) = std::env::var(PROXY_PROBE_ENV) else {
+        return;
+    };
+    assert_eq!(client(&url).connect().await, Ok(()));
+}
+
+fn client_resolving_localhost(port: u16, order: Vec<SocketAddr>) -> McpClient {
+    init();
+    let url = format!("http://localhost:{port}/mcp");
+    let overrides = vec![("localhost".to_string(), order)];
+    match McpClient::build(
+        &url,
+        "secret",
+        info(),
+        McpClientOptions::default(),
+        overrides,
+    ) {
+        Ok(client) => client,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[tokio::test]
+async fn localhost_resolving_to_ipv4_first_reaches_an_ipv6_only_server() {
+    let handler = mcp("2025-06-18", None, |_| Reply::status(500));
+    let Some(server) = TestServer::try_start_on("[::1]:0", handler).await else {
+        eprintln!("skipped: IPv6 loopback unavailable");
+        return;
+    };
+    let port = server.port();
+    let order = vec![
+        SocketAddr::from(([127, 0, 0, 1], port)),
+        SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, port)),
+    ];
+    let client = client_resolving_localhost(port, order);
+    assert_eq!(client.connect().await, Ok(()));
+    assert_eq!(server.requests_for("initialize").len(), 1);
+}
+
+#[tokio::test]
+async fn localhost_resolving_to_ipv6_first_reaches_an_ipv4_only_server() {
+    let server = TestServer::start(mcp("2025-06-18", None, |_| Reply::status(500))).await;
+    let port = server.port();
+    let order = vec![
+        SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, port)),
+        SocketAddr::from(([127, 0, 0, 1], port)),
+    ];
+    let client = client_resolving_localhost(port, order);
+    assert_eq!(client.connect().await, Ok(()));
+    assert_eq!(server.requests_for("initialize").len(), 1);
+}
+
+#[tokio::test]
+async fn the_system_resolver_reaches_a_loopback_server_by_name() {
+    let server = TestServer::start(mcp("2025-06-18", None, |_| Reply::status(500))).await;
+    let client = client(&format!("http://localhost:{}/mcp", server.port()));
+    assert_eq!(client.connect().await, Ok(()));
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_a_transport_error() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0");
+        listener
+            .ok()
+            .and_then(|l| l.local_addr().ok())
+            .map(|a| a.port())
+            .unwrap_or(1)
+    };
+    let e = err(client(&format!("http://127.0.0.1:{port}/mcp"))
+        .connect()
+        .await);
+    assert_eq!(str_code(&e), Some("ERR_MCP_TRANSPORT"));
+    assert!(
+        e.message.starts_with("adt-ls MCP initialize failed: "),
+        "{}",
+        e.message
+    );
+}
+
+#[tokio::test]
+async fn bad_urls_and_tokens_are_rejected_at_construction() {
+    init();
+    for url in ["not a url", "ftp://localhost/mcp"] {
+        let e = McpClient::new(url, "secret", info(), McpClientOptions::default()).err();
+        assert_eq!(
+            e.as_ref().and_then(str_code),
+            Some("ERR_INVALID_ARG"),
+            "{url}"
+        );
+    }
+    let e = McpClient::new(
+        "http://localhost:1/mcp",
+        "bad\ntoken",
+        info(),
+        McpClientOptions::default(),
+    )
+    .err();
+    assert_eq!(e.as_ref().and_then(str_code), Some("ERR_INVALID_ARG"));
+    assert!(e.is_some_and(|e| !e.message.contains("bad\ntoken")));
+}

@@ -1,0 +1,43 @@
+//! TLS plumbing between adt-ls and an SAP system (wire.md §9): the in-process `CN=localhost`
+//! proxy certificate, the bundled JRE's tools, the JVM truststore (written natively as
+//! PKCS#12), the `JAVA_TOOL_OPTIONS` value that points adt-ls at it, and the localhost TLS
+//! reverse proxy (direct or via a forward proxy). Nothing here knows about N-API.
+
+pub mod cert;
+pub mod jks;
+pub mod jre;
+pub mod keytool;
+pub mod pem;
+pub mod prepare;
+mod private_file;
+pub mod proxy;
+mod proxy_conn;
+mod proxy_headers;
+pub mod proxy_target;
+mod proxy_upstream;
+pub mod truststore;
+pub mod upstream_tls;
+
+#[cfg(test)]
+mod tests;
+
+pub use cert::{generate_localhost_cert, write_localhost_cert, LocalhostCert, LocalhostCertFiles};
+pub use jre::{resolve_jre_tools, JreTools};
+pub use prepare::{prepare_adt_ls_tls, AdtLsTls};
+pub use proxy::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions};
+pub use proxy_target::{ProxyTarget, Scheme};
+pub use truststore::{build_truststore, java_tool_options, TrustedCert, TruststoreSource};
+pub use upstream_tls::{upstream_client_config, ClientCertPem};
+
+/// Password of every truststore the engine writes (and of the JRE `cacerts` it reads).
+pub const TRUSTSTORE_PASSWORD: &str = "changeit";
+/// Truststore alias of the proxy's localhost certificate.
+pub const PROXY_CERT_ALIAS: &str = "adt-ls-proxy-localhost";
+/// File name of the truststore inside the work dir.
+pub const TRUSTSTORE_FILE: &str = "truststore.p12";
+
+/// The one crypto provider the TLS module uses (explicit, so nothing depends on a
+/// process-wide default having been installed).
+pub(crate) fn crypto_provider() -> std::sync::Arc<rustls::crypto::CryptoProvider> {
+    std::sync::Arc::new(rustls::crypto::ring::default_provider())
+}

@@ -1,0 +1,97 @@
+//! Start-up TLS preparation for `createAdtLs` (api.md §5.2 step 4, `prepareAdtLsTls`):
+//! decide whether adt-ls needs its own truststore, build it in the work dir, and hand back
+//! the proxy certificate and the `JAVA_TOOL_OPTIONS` value.
+//!
+//! * `selfSigned`: a fresh localhost certificate (for the reverse proxy) imported as
+//!   `adt-ls-proxy-localhost`, and — decisions D5.8, unlike the reference — the
+//!   `extraCaCerts` too, as `ca-0`, `ca-1`, …
+//! * only `extraCaCerts`: a truststore with `ca-0`, `ca-1`, …
+//! * neither: nothing to do.
+//!
+//! Unlike the reference, the proxy key and certificate stay in memory (nothing needs them on
+//! disk), so no key file is written.
+
+use super::cert::{generate_localhost_cert, LocalhostCert};
+use super::jre::resolve_jre_tools;
+use super::private_file::with_path;
+use super::truststore::{build_truststore, java_tool_options, TrustedCert, TruststoreSource};
+use super::{PROXY_CERT_ALIAS, TRUSTSTORE_FILE};
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// What the client needs after TLS preparation.
+#[derive(Debug, Clone)]
+pub struct AdtLsTls {
+    /// The reverse proxy's certificate and key (only with `selfSigned`).
+    pub proxy_cert: Option<LocalhostCert>,
+    /// The PEM texts of `extraCaCerts`, in order (also trusted by the proxy's upstream hop
+    /// and the reentrance GETs when they verify, decisions D5.8).
+    pub extra_ca_pems: Vec<Vec<u8>>,
+    /// `<work_dir>/truststore.p12`.
+    pub trust_store_path: PathBuf,
+    /// Value for adt-ls's `JAVA_TOOL_OPTIONS`.
+    pub java_tool_options: String,
+    /// How the JRE `cacerts` was read (for diagnostics).
+    pub source: TruststoreSource,
+}
+
+/// Prepare the truststore for adt-ls, or return `None` when neither `self_signed` nor
+/// `extra_ca_files` asks for one. Fails like the reference when the bundled JRE is missing.
+pub async fn prepare_adt_ls_tls(
+    adt_ls_bin: &Path,
+    work_dir: &Path,
+    self_signed: bool,
+    extra_ca_files: &[PathBuf],
+) -> Result<Option<AdtLsTls>> {
+    if !self_signed && extra_ca_files.is_empty() {
+        return Ok(None);
+    }
+    let adt_ls_bin = adt_ls_bin.to_path_buf();
+    let work_dir = work_dir.to_path_buf();
+    let extra_ca_files = extra_ca_files.to_vec();
+    tokio::task::spawn_blocking(move || {
+        prepare_blocking(&adt_ls_bin, &work_dir, self_signed, &extra_ca_files)
+    })
+    .await
+    .map_err(|e| Error::new(format!("TLS preparation task failed: {e}")))?
+    .map(Some)
+}
+
+fn prepare_blocking(
+    adt_ls_bin: &Path,
+    work_dir: &Path,
+    self_signed: bool,
+    extra_ca_files: &[PathBuf],
+) -> Result<AdtLsTls> {
+    let tools = resolve_jre_tools(adt_ls_bin)?;
+    let mut extra_ca_pems = Vec::with_capacity(extra_ca_files.len());
+    for path in extra_ca_files {
+        extra_ca_pems.push(std::fs::read(path).map_err(|e| with_path(e, "read", path))?);
+    }
+    let proxy_cert = if self_signed {
+        Some(generate_localhost_cert()?)
+    } else {
+        None
+    };
+    let mut trusted = Vec::with_capacity(extra_ca_pems.len() + 1);
+    if let Some(cert) = &proxy_cert {
+        trusted.push(TrustedCert::new(PROXY_CERT_ALIAS, cert.cert_pem.clone()));
+    }
+    for (index, pem) in extra_ca_pems.iter().enumerate() {
+        trusted.push(TrustedCert::new(format!("ca-{index}"), pem.clone()));
+    }
+    let trust_store_path = work_dir.join(TRUSTSTORE_FILE);
+    let source = build_truststore(
+        &tools.cacerts,
+        Some(&tools.keytool),
+        &trust_store_path,
+        &trusted,
+    )?;
+    Ok(AdtLsTls {
+        proxy_cert,
+        extra_ca_pems,
+        java_tool_options: java_tool_options(&trust_store_path),
+        trust_store_path,
+        source,
+    })
+}

@@ -1,0 +1,222 @@
+//! The localhost TLS reverse proxy (wire.md §9.4, api.md §4.7) that lets adt-ls reach an SAP
+//! system whose certificate it would reject: HTTPS (HTTP/1.1) on `bind_host` (127.0.0.1 by
+//! default) at an ephemeral port, advertised as `https://localhost:<port>`, forwarding every
+//! request to the target directly or through a plain-HTTP forward proxy.
+//!
+//! Lifecycle: [`start_tls_reverse_proxy`] binds and spawns the accept loop on the current
+//! tokio runtime. [`ProxyHandle::close`] stops accepting (the port is free at once), lets
+//! in-flight exchanges finish for up to [`CLOSE_GRACE`], then cuts what remains. Dropping the
+//! handle stops everything immediately.
+
+use super::proxy_conn::{serve_connection, stop_signal};
+use super::proxy_target::{authority, ProxyTarget, Scheme};
+use super::proxy_upstream::UpstreamRoute;
+use super::upstream_tls::upstream_client_config;
+use super::upstream_tls::ClientCertPem;
+use super::{crypto_provider, pem};
+use crate::error::{Error, Result};
+use crate::log;
+use rustls::ServerConfig;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::{JoinHandle, JoinSet};
+use tokio_rustls::{TlsAcceptor, TlsConnector};
+
+/// How long `close()` lets in-flight exchanges finish before cutting them.
+pub const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// Pause after a failed `accept()` (e.g. out of file descriptors) before the next one.
+const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(50);
+
+/// Options of [`start_tls_reverse_proxy`] (the reference's `startTlsReverseProxy`).
+#[derive(Clone)]
+pub struct ProxyOptions {
+    /// The listener's certificate (PEM, e.g. the `CN=localhost` one) and its key.
+    pub cert_pem: String,
+    pub key_pem: String,
+    pub target: ProxyTarget,
+    /// Skip upstream certificate verification (default true, as the reference).
+    pub insecure_upstream: bool,
+    /// Extra CAs trusted upstream when `insecure_upstream` is false (decisions D5.8).
+    pub extra_ca_pems: Vec<Vec<u8>>,
+    /// Listener address (default `127.0.0.1`).
+    pub bind_host: String,
+    /// `(host, port)` of a plain-HTTP forward proxy; requests then go there in absolute
+    /// form, with no client certificate and no upstream TLS of ours.
+    pub forward_proxy: Option<(String, u16)>,
+    /// Client certificate presented upstream in direct mode (mutual TLS).
+    pub client_cert: Option<ClientCertPem>,
+}
+
+impl ProxyOptions {
+    /// Defaults: insecure upstream, bind 127.0.0.1, direct mode, no client certificate.
+    pub fn new(
+        cert_pem: impl Into<String>,
+        key_pem: impl Into<String>,
+        target: ProxyTarget,
+    ) -> Self {
+        ProxyOptions {
+            cert_pem: cert_pem.into(),
+            key_pem: key_pem.into(),
+            target,
+            insecure_upstream: true,
+            extra_ca_pems: Vec::new(),
+            bind_host: "127.0.0.1".to_string(),
+            forward_proxy: None,
+            client_cert: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for ProxyOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProxyOptions")
+            .field("cert_pem", &self.cert_pem)
+            .field("key_pem", &"<redacted>")
+            .field("target", &self.target)
+            .field("insecure_upstream", &self.insecure_upstream)
+            .field("extra_ca_pems", &self.extra_ca_pems.len())
+            .field("bind_host", &self.bind_host)
+            .field("forward_proxy", &self.forward_proxy)
+            .field("client_cert", &self.client_cert)
+            .finish()
+    }
+}
+
+/// A running proxy.
+#[derive(Debug)]
+pub struct ProxyHandle {
+    /// The bound port.
+    pub port: u16,
+    /// `https://localhost:<port>`.
+    pub url: String,
+    shutdown: watch::Sender<bool>,
+    accept_loop: Option<JoinHandle<()>>,
+}
+
+impl ProxyHandle {
+    /// Stop accepting, let in-flight exchanges finish (bounded by [`CLOSE_GRACE`]), close
+    /// every connection, and return when all of that is done.
+    pub async fn close(mut self) {
+        let _ = self.shutdown.send(true);
+        if let Some(accept_loop) = self.accept_loop.take() {
+            let _ = accept_loop.await;
+        }
+    }
+}
+
+impl Drop for ProxyHandle {
+    fn drop(&mut self) {
+        let _ = self.shutdown.send(true);
+        if let Some(accept_loop) = self.accept_loop.take() {
+            // Aborting the loop drops its listener and its JoinSet, which aborts every
+            // connection task (and with them their upstream connections).
+            accept_loop.abort();
+        }
+    }
+}
+
+/// Bind the listener and start serving. Must be called inside a tokio runtime.
+pub async fn start_tls_reverse_proxy(opts: ProxyOptions) -> Result<ProxyHandle> {
+    let acceptor = TlsAcceptor::from(Arc::new(server_config(&opts)?));
+    let route = Arc::new(upstream_route(&opts)?);
+    let listener = TcpListener::bind((opts.bind_host.as_str(), 0))
+        .await
+        .map_err(|e| {
+            let mut err = Error::from(e);
+            err.message = format!(
+                "tls-proxy: cannot listen on {}: {}",
+                opts.bind_host, err.message
+            );
+            err
+        })?;
+    let port = listener.local_addr()?.port();
+    let url = format!("https://localhost:{port}");
+    let via = match &opts.forward_proxy {
+        Some((host, proxy_port)) => format!(" via forward-proxy {}", authority(host, *proxy_port)),
+        None => String::new(),
+    };
+    log::info(format!("tls-proxy: {url} → {}{via}", opts.target.origin()));
+    let (shutdown, shutdown_rx) = watch::channel(false);
+    let accept_loop = tokio::spawn(accept_loop(listener, acceptor, route, shutdown_rx));
+    Ok(ProxyHandle {
+        port,
+        url,
+        shutdown,
+        accept_loop: Some(accept_loop),
+    })
+}
+
+fn server_config(opts: &ProxyOptions) -> Result<ServerConfig> {
+    let chain = pem::parse_certificates(opts.cert_pem.as_bytes(), "proxy certificate")?;
+    let key = pem::parse_private_key(opts.key_pem.as_bytes(), "proxy key")?;
+    let mut config = ServerConfig::builder_with_provider(crypto_provider())
+        .with_safe_default_protocol_versions()
+        .and_then(|b| b.with_no_client_auth().with_single_cert(chain, key))
+        .map_err(|e| Error::new(format!("tls-proxy: invalid listener certificate: {e}")))?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(config)
+}
+
+fn upstream_route(opts: &ProxyOptions) -> Result<UpstreamRoute> {
+    if let Some((proxy_host, proxy_port)) = &opts.forward_proxy {
+        return Ok(UpstreamRoute::Forward {
+            proxy_host: proxy_host.clone(),
+            proxy_port: *proxy_port,
+            target: opts.target.clone(),
+        });
+    }
+    let tls = match opts.target.scheme {
+        Scheme::Https => {
+            let config = upstream_client_config(
+                opts.insecure_upstream,
+                &opts.extra_ca_pems,
+                opts.client_cert.as_ref(),
+            )?;
+            Some(TlsConnector::from(Arc::new(config)))
+        }
+        Scheme::Http => None,
+    };
+    Ok(UpstreamRoute::Direct {
+        target: opts.target.clone(),
+        tls,
+    })
+}
+
+async fn accept_loop(
+    listener: TcpListener,
+    acceptor: TlsAcceptor,
+    route: Arc<UpstreamRoute>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut connections = JoinSet::new();
+    loop {
+        tokio::select! {
+            _ = stop_signal(&mut shutdown) => break,
+            accepted = listener.accept() => match accepted {
+                Ok((tcp, _peer)) => {
+                    connections.spawn(serve_connection(
+                        tcp,
+                        acceptor.clone(),
+                        route.clone(),
+                        shutdown.clone(),
+                    ));
+                }
+                Err(e) => {
+                    log::warn(format!("tls-proxy: accept failed: {e}"));
+                    tokio::time::sleep(ACCEPT_RETRY_PAUSE).await;
+                }
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    drop(listener);
+    let drained = tokio::time::timeout(CLOSE_GRACE, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        connections.shutdown().await;
+    }
+}

@@ -1,0 +1,121 @@
+//! Where the reverse proxy forwards to: scheme, host and port taken from the `systemUrl`
+//! (wire.md §9.4). Without an explicit port, `https` means 443 and `http` means 80
+//! (decisions D5.7; the reference always used 443). Any scheme other than `http` is treated
+//! as `https`, as in the reference.
+
+use crate::error::{Error, Result};
+use hyper::Uri;
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    Http,
+    Https,
+}
+
+impl Scheme {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scheme::Http => "http",
+            Scheme::Https => "https",
+        }
+    }
+
+    pub fn default_port(self) -> u16 {
+        match self {
+            Scheme::Http => 80,
+            Scheme::Https => 443,
+        }
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The upstream SAP system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProxyTarget {
+    /// Host name or IP address, without IPv6 brackets.
+    pub host: String,
+    pub port: u16,
+    pub scheme: Scheme,
+}
+
+impl ProxyTarget {
+    pub fn new(host: impl Into<String>, port: u16, scheme: Scheme) -> Self {
+        let host: String = host.into();
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .map(str::to_string)
+            .unwrap_or(host);
+        ProxyTarget { host, port, scheme }
+    }
+
+    /// Host, port and scheme of a `systemUrl` such as `https://sap.example.com:44300/`.
+    pub fn from_system_url(url: &str) -> Result<Self> {
+        let invalid = || Error::coded("ERR_INVALID_URL", format!("Invalid URL: {url}"));
+        let uri: Uri = url.trim().parse().map_err(|_| invalid())?;
+        let scheme = match uri.scheme_str() {
+            Some(s) if s.eq_ignore_ascii_case("http") => Scheme::Http,
+            Some(_) => Scheme::Https,
+            None => return Err(invalid()),
+        };
+        let host = uri.host().filter(|h| !h.is_empty()).ok_or_else(invalid)?;
+        let port = uri.port_u16().unwrap_or(scheme.default_port());
+        Ok(ProxyTarget::new(host.to_ascii_lowercase(), port, scheme))
+    }
+
+    /// `host:port`, with brackets around an IPv6 address.
+    pub fn authority(&self) -> String {
+        authority(&self.host, self.port)
+    }
+
+    /// `<scheme>://<host>:<port>`.
+    pub fn origin(&self) -> String {
+        format!("{}://{}", self.scheme, self.authority())
+    }
+}
+
+/// `host:port`, with brackets around an IPv6 address.
+pub fn authority(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_ports_follow_the_scheme() {
+        let t = ProxyTarget::from_system_url("https://SAP.example.com").unwrap();
+        assert_eq!(t, ProxyTarget::new("sap.example.com", 443, Scheme::Https));
+        let t = ProxyTarget::from_system_url("http://sap.example.com/sap/bc").unwrap();
+        assert_eq!(t, ProxyTarget::new("sap.example.com", 80, Scheme::Http));
+        let t = ProxyTarget::from_system_url("https://h:44300/").unwrap();
+        assert_eq!((t.port, t.scheme), (44300, Scheme::Https));
+    }
+
+    #[test]
+    fn ipv6_hosts_lose_their_brackets_but_authorities_keep_them() {
+        let t = ProxyTarget::from_system_url("https://[::1]:8443").unwrap();
+        assert_eq!(t.host, "::1");
+        assert_eq!(t.authority(), "[::1]:8443");
+        assert_eq!(t.origin(), "https://[::1]:8443");
+    }
+
+    #[test]
+    fn garbage_is_rejected() {
+        for bad in ["", "not a url", "/relative/path", "https://"] {
+            let err = ProxyTarget::from_system_url(bad).unwrap_err();
+            assert!(err.has_code("ERR_INVALID_URL"), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Integration tests of the TLS module (real sockets, real keytool and java where present).
+
+mod proxy_tests;
+mod support;
+mod truststore_tests;

@@ -1,0 +1,381 @@
+//! The native truststore against the real JDK tools: PKCS#12 (with and without password
+//! protection, as JDK 18+ ships `cacerts`), JKS, and the keytool fallback for JCEKS; every
+//! result listed by `keytool -list` as trustedCertEntry with the original entries kept; and
+//! a Java HTTPS client that trusts the proxy through `JAVA_TOOL_OPTIONS` from a directory
+//! whose name contains a space. Skipped (with a printed reason) without keytool / java.
+
+use super::support::*;
+use crate::tls::{
+    build_truststore, generate_localhost_cert, java_tool_options, prepare_adt_ls_tls,
+    start_tls_reverse_proxy, ProxyOptions, ProxyTarget, Scheme, TrustedCert, TruststoreSource,
+    PROXY_CERT_ALIAS,
+};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// `keytool -list` as alias → entry type.
+fn keytool_list(store: &Path, store_type: Option<&str>) -> BTreeMap<String, String> {
+    let mut args = vec![
+        "-list",
+        "-keystore",
+        store.to_str().unwrap(),
+        "-storepass",
+        "changeit",
+    ];
+    if let Some(t) = store_type {
+        args.extend(["-storetype", t]);
+    }
+    let out = run_ok("keytool", &args);
+    out.lines()
+        .filter_map(|line| {
+            // `<alias>, <Mon d>, <yyyy>, <type>Entry,` (the date itself contains a comma)
+            let parts: Vec<&str> = line.split(',').map(str::trim).collect();
+            let kind = parts.iter().skip(1).find(|p| p.ends_with("Entry"))?;
+            Some((parts[0].to_string(), kind.to_string()))
+        })
+        .collect()
+}
+
+/// A store of `store_type` holding two trusted certs, made by keytool itself.
+fn keytool_store(dir: &Path, store_type: &str, extra_flags: &[&str]) -> PathBuf {
+    let store = dir.join(format!("in.{}", store_type.to_lowercase()));
+    for alias in ["orig-one", "orig-two"] {
+        let cert = generate_localhost_cert().unwrap();
+        let file = dir.join(format!("{alias}.pem"));
+        std::fs::write(&file, &cert.cert_pem).unwrap();
+        let mut args: Vec<&str> = extra_flags.to_vec();
+        args.extend([
+            "-importcert",
+            "-noprompt",
+            "-storetype",
+            store_type,
+            "-keystore",
+            store.to_str().unwrap(),
+            "-storepass",
+            "changeit",
+            "-alias",
+            alias,
+            "-file",
+            file.to_str().unwrap(),
+        ]);
+        run_ok("keytool", &args);
+    }
+    store
+}
+
+fn extras() -> Vec<TrustedCert> {
+    let proxy = generate_localhost_cert().unwrap();
+    let ca = TestCa::new("Corporate Test CA");
+    vec![
+        TrustedCert::new(PROXY_CERT_ALIAS, proxy.cert_pem),
+        TrustedCert::new("ca-0", ca.cert_pem),
+    ]
+}
+
+fn assert_all_trusted(store: &Path, store_type: Option<&str>, expected: &[&str]) {
+    let listed = keytool_list(store, store_type);
+    let aliases: Vec<&str> = listed.keys().map(String::as_str).collect();
+    assert_eq!(aliases, expected, "{listed:?}");
+    assert!(
+        listed.values().all(|t| t == "trustedCertEntry"),
+        "{listed:?}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(store).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+}
+
+const EXPECTED: [&str; 4] = ["adt-ls-proxy-localhost", "ca-0", "orig-one", "orig-two"];
+
+#[test]
+fn pkcs12_cacerts_are_read_and_rewritten_natively() {
+    if !tool_available(
+        "keytool",
+        "-help",
+        "pkcs12_cacerts_are_read_and_rewritten_natively",
+    ) {
+        return;
+    }
+    let dir = TempDir::new("p12");
+    let input = keytool_store(dir.path(), "PKCS12", &[]);
+    let out = dir.path().join("truststore.p12");
+    let source = build_truststore(&input, None, &out, &extras()).unwrap();
+    assert_eq!(source, TruststoreSource::Pkcs12);
+    assert_all_trusted(&out, Some("PKCS12"), &EXPECTED);
+}
+
+#[test]
+fn password_less_pkcs12_like_jdk18_cacerts_is_read() {
+    if !tool_available(
+        "keytool",
+        "-help",
+        "password_less_pkcs12_like_jdk18_cacerts_is_read",
+    ) {
+        return;
+    }
+    let dir = TempDir::new("p12-nopw");
+    let input = keytool_store(
+        dir.path(),
+        "PKCS12",
+        &[
+            "-J-Dkeystore.pkcs12.certProtectionAlgorithm=NONE",
+            "-J-Dkeystore.pkcs12.macAlgorithm=NONE",
+        ],
+    );
+    let out = dir.path().join("truststore.p12");
+    let source = build_truststore(&input, None, &out, &extras()).unwrap();
+    assert_eq!(source, TruststoreSource::Pkcs12);
+    assert_all_trusted(&out, Some("PKCS12"), &EXPECTED);
+}
+
+#[test]
+fn jks_cacerts_are_read_by_the_hand_written_reader() {
+    if !tool_available(
+        "keytool",
+        "-help",
+        "jks_cacerts_are_read_by_the_hand_written_reader",
+    ) {
+        return;
+    }
+    let dir = TempDir::new("jks");
+    let input = keytool_store(dir.path(), "JKS", &[]);
+    let out = dir.path().join("truststore.p12");
+    let source = build_truststore(&input, None, &out, &extras()).unwrap();
+    assert_eq!(source, TruststoreSource::Jks);
+    assert_all_trusted(&out, Some("PKCS12"), &EXPECTED);
+}
+
+#[test]
+fn jceks_falls_back_to_keytool() {
+    if !tool_available("keytool", "-help", "jceks_falls_back_to_keytool") {
+        return;
+    }
+    let dir = TempDir::new("jceks");
+    let input = keytool_store(dir.path(), "JCEKS", &[]);
+    let out = dir.path().join("truststore.p12");
+    let err = build_truststore(&input, None, &out, &extras()).unwrap_err();
+    assert!(
+        err.message.starts_with("Could not read PKCS#12 keystore"),
+        "{}",
+        err.message
+    );
+    let keytool = PathBuf::from("keytool");
+    let source = build_truststore(&input, Some(&keytool), &out, &extras()).unwrap();
+    assert_eq!(source, TruststoreSource::Keytool);
+    assert_all_trusted(&out, None, &EXPECTED);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".truststore"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary PEM files left: {leftovers:?}"
+    );
+}
+
+/// Every JDK `cacerts` on this machine keeps all its entries and gains ours.
+#[test]
+fn the_machines_real_cacerts_keep_every_entry() {
+    if !tool_available(
+        "keytool",
+        "-help",
+        "the_machines_real_cacerts_keep_every_entry",
+    ) {
+        return;
+    }
+    let mut candidates = vec![PathBuf::from("/etc/ssl/certs/java/cacerts")];
+    if let Ok(jvms) = std::fs::read_dir("/usr/lib/jvm") {
+        for jvm in jvms.filter_map(|e| e.ok()) {
+            candidates.push(jvm.path().join("lib/security/cacerts"));
+        }
+    }
+    let dir = TempDir::new("real");
+    let mut checked = 0;
+    for cacerts in candidates.iter().filter(|p| p.is_file()) {
+        let out = dir.path().join(format!("truststore-{checked}.p12"));
+        let source = build_truststore(cacerts, None, &out, &extras())
+            .unwrap_or_else(|e| panic!("{}: {}", cacerts.display(), e.message));
+        let before = keytool_list(cacerts, None);
+        let after = keytool_list(&out, Some("PKCS12"));
+        assert!(!before.is_empty());
+        assert_eq!(
+            after.len(),
+            before.len() + 2,
+            "{} ({source:?})",
+            cacerts.display()
+        );
+        for alias in before.keys() {
+            assert!(
+                after.contains_key(alias),
+                "{alias} lost from {}",
+                cacerts.display()
+            );
+        }
+        checked += 1;
+    }
+    eprintln!("checked {checked} real cacerts files");
+}
+
+/// The whole chain as adt-ls uses it: a JVM started with our `JAVA_TOOL_OPTIONS` (store in a
+/// directory with a space in its name) trusts the proxy's certificate for `localhost`, and
+/// the proxy forwards to the backend.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_jvm_trusts_the_proxy_through_java_tool_options() {
+    if !tool_available(
+        "java",
+        "-version",
+        "a_jvm_trusts_the_proxy_through_java_tool_options",
+    ) {
+        return;
+    }
+    bounded(async {
+        let dir = TempDir::new("jvm");
+        let work = dir.path().join("work dir with space");
+        std::fs::create_dir_all(&work).unwrap();
+        // A fake adt-ls install whose bundled JRE is the machine's JDK (symlinked).
+        let java_home = java_home();
+        let jvm = dir.path().join("adt/plugins/com.sap.adt.jvm.test_21.0.0");
+        std::fs::create_dir_all(&jvm).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&java_home, jvm.join("jre")).unwrap();
+        let bin = dir.path().join("adt/adt-ls");
+        std::fs::write(&bin, "").unwrap();
+
+        let tls = prepare_adt_ls_tls(&bin, &work, true, &[])
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(tls.trust_store_path, work.join("truststore.p12"));
+        assert_eq!(
+            tls.java_tool_options,
+            java_tool_options(&tls.trust_store_path)
+        );
+        assert!(tls.java_tool_options.starts_with('"'));
+        let proxy_cert = tls.proxy_cert.clone().unwrap();
+
+        let ca = TestCa::new("Backend Test CA");
+        let backend =
+            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
+        let opts = ProxyOptions::new(
+            proxy_cert.cert_pem,
+            proxy_cert.key_pem,
+            ProxyTarget::new("127.0.0.1", backend.port, Scheme::Https),
+        );
+        let proxy = start_tls_reverse_proxy(opts).await.unwrap();
+
+        let source = dir.path().join("Get.java");
+        std::fs::write(&source, JAVA_GET).unwrap();
+        let output = tokio::process::Command::new(java_home.join("bin/java"))
+            .arg(&source)
+            .arg(format!("{}/hello", proxy.url))
+            .env("JAVA_TOOL_OPTIONS", &tls.java_tool_options)
+            .kill_on_drop(true)
+            .output()
+            .await
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "java failed: {stdout}{stderr}");
+        assert_eq!(stdout.trim(), "200 ok:/hello", "{stderr}");
+        proxy.close().await;
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prepare_without_tls_needs_does_nothing_and_missing_jre_fails_like_the_reference() {
+    bounded(async {
+        let dir = TempDir::new("prep");
+        let bin = dir.path().join("adt-ls");
+        assert!(prepare_adt_ls_tls(&bin, dir.path(), false, &[])
+            .await
+            .unwrap()
+            .is_none());
+        let err = prepare_adt_ls_tls(&bin, dir.path(), true, &[])
+            .await
+            .unwrap_err();
+        assert!(err
+            .message
+            .starts_with("Could not locate the adt-ls JRE keytool relative to"));
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn extra_ca_files_are_imported_with_and_without_self_signed() {
+    if !tool_available(
+        "keytool",
+        "-help",
+        "extra_ca_files_are_imported_with_and_without_self_signed",
+    ) {
+        return;
+    }
+    bounded(async {
+        let dir = TempDir::new("prep-ca");
+        let java_home = java_home();
+        let jvm = dir.path().join("adt/plugins/com.sap.adt.jvm.test_21.0.0");
+        std::fs::create_dir_all(&jvm).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&java_home, jvm.join("jre")).unwrap();
+        let bin = dir.path().join("adt/adt-ls");
+        let ca_files: Vec<PathBuf> = (0..2)
+            .map(|i| {
+                let path = dir.path().join(format!("corp-{i}.pem"));
+                std::fs::write(&path, TestCa::new("Corp CA").cert_pem).unwrap();
+                path
+            })
+            .collect();
+        for self_signed in [true, false] {
+            let work = dir.path().join(format!("work-{self_signed}"));
+            std::fs::create_dir_all(&work).unwrap();
+            let tls = prepare_adt_ls_tls(&bin, &work, self_signed, &ca_files)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(tls.proxy_cert.is_some(), self_signed);
+            assert_eq!(tls.extra_ca_pems.len(), 2);
+            let listed = keytool_list(&tls.trust_store_path, Some("PKCS12"));
+            assert!(
+                listed.contains_key("ca-0") && listed.contains_key("ca-1"),
+                "{listed:?}"
+            );
+            assert_eq!(listed.contains_key(PROXY_CERT_ALIAS), self_signed);
+        }
+        let missing = [dir.path().join("nope.pem")];
+        let err = prepare_adt_ls_tls(&bin, dir.path(), false, &missing)
+            .await
+            .unwrap_err();
+        assert!(err.has_code("ENOENT"), "{err:?}");
+    })
+    .await
+}
+
+/// The JDK that runs `java` on PATH.
+fn java_home() -> PathBuf {
+    let out = run_ok("java", &["-XshowSettings:properties", "-version"]);
+    let home = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("java.home = "))
+        .expect("java.home not reported");
+    PathBuf::from(home.trim())
+}
+
+const JAVA_GET: &str = r#"
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+
+public class Get {
+    public static void main(String[] args) throws Exception {
+        HttpURLConnection c = (HttpURLConnection) new URL(args[0]).openConnection();
+        int status = c.getResponseCode();
+        try (InputStream in = c.getInputStream()) {
+            System.out.println(status + " " + new String(in.readAllBytes(), "UTF-8"));
+        }
+    }
+}
+"#;
