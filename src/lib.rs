@@ -15,6 +15,7 @@ pub mod lsp;
 pub mod mcp;
 pub mod process;
 pub mod redact;
+pub mod resilience;
 pub mod text;
 pub mod tls;
 pub mod version;

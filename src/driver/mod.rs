@@ -11,7 +11,7 @@ pub mod router;
 use crate::error::{codes, Error, Result};
 use crate::identity::ClientInfo;
 use crate::log;
-use crate::lsp::{BoxFuture, CloseHook, CloseReason, Connection, Handlers};
+use crate::lsp::{BoxFuture, CloseHook, CloseReason, Connection, Handlers, LspRequester};
 use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener, reaper};
 use crate::version;
 use router::{NotificationListener, Router, ServerRequestHandler};
@@ -402,6 +402,12 @@ impl Driver {
     /// Release JS-held handlers (call when the owner is done with the driver).
     pub fn clear_handlers(&self) {
         self.inner.router.clear_handlers();
+    }
+}
+
+impl LspRequester for Driver {
+    fn send_request(&self, method: &str, params: Option<Value>) -> BoxFuture<Result<Value>> {
+        Box::pin(self.request(method, params, None))
     }
 }
 

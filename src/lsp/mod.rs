@@ -5,7 +5,9 @@ pub mod connection;
 pub mod framing;
 pub mod message;
 pub mod params;
+pub mod requester;
 
 pub use connection::{
     BoxFuture, CloseHook, CloseReason, Connection, Handlers, NotificationSink, RequestRouter,
 };
+pub use requester::LspRequester;

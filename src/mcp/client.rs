@@ -14,12 +14,8 @@ use std::time::Duration;
 /// The default per-call timeout (the reference's 120 s).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// `clientInfo` sent in `initialize`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClientInfo {
-    pub name: String,
-    pub version: String,
-}
+/// `clientInfo` sent in `initialize` (the same identity as on the LSP side).
+pub use crate::identity::ClientInfo;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpClientOptions {

@@ -8,12 +8,14 @@
 //! * `http`: one POST/DELETE exchange, JSON and SSE response reading;
 //! * `jsonrpc`: message shapes and classification;
 //! * `sse`: the incremental event-stream parser;
-//! * `errors`: every error text and code.
+//! * `errors`: every error text and code;
+//! * `lifecycle`: starting, stopping and binding adt-ls's MCP server over LSP.
 
 mod client;
 mod errors;
 mod http;
 mod jsonrpc;
+pub mod lifecycle;
 mod session;
 mod sse;
 mod tools;

@@ -1,0 +1,236 @@
+//! adt-ls's MCP server lifecycle over LSP (api.md §4.4, wire.md §10.1):
+//! `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}` (VFS is what makes the five
+//! authoring tools appear on 1.1.2), `stopMCPServer` (no params, `[null]` on the wire),
+//! `setDestination {destinationId}`, and the start-with-fallback loop that advances the port
+//! only on bind failures.
+
+use crate::error::{Error, Result};
+use crate::lsp::LspRequester;
+use serde_json::{json, Value};
+use std::future::Future;
+
+pub const START_METHOD: &str = "adtLs/mcp/startMCPServer";
+pub const STOP_METHOD: &str = "adtLs/mcp/stopMCPServer";
+pub const SET_DESTINATION_METHOD: &str = "adtLs/mcp/setDestination";
+/// The first port `createAdtLs` tries, and how many it tries.
+pub const DEFAULT_MCP_PORT: u16 = 2240;
+pub const DEFAULT_PORT_ATTEMPTS: u32 = 20;
+
+/// Start the server; returns adt-ls's result (`{port, token, version?}`, the effective values).
+pub async fn start_mcp_server(lsp: &dyn LspRequester, port: Value, token: &str) -> Result<Value> {
+    lsp.send_request(
+        START_METHOD,
+        Some(json!({"port": port, "token": token, "fileSystemMode": "VFS"})),
+    )
+    .await
+}
+
+pub async fn stop_mcp_server(lsp: &dyn LspRequester) -> Result<Value> {
+    lsp.send_request(STOP_METHOD, None).await
+}
+
+pub async fn set_mcp_destination(lsp: &dyn LspRequester, destination_id: &str) -> Result<Value> {
+    lsp.send_request(
+        SET_DESTINATION_METHOD,
+        Some(json!({"destinationId": destination_id})),
+    )
+    .await
+}
+
+/// True for the errors that mean "try the next port" (the reference's
+/// `/failed to bind|address already in use|eaddrinuse|must be between/i`).
+pub fn is_bind_error(message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    [
+        "failed to bind",
+        "address already in use",
+        "eaddrinuse",
+        "must be between",
+    ]
+    .iter()
+    .any(|needle| m.contains(needle))
+}
+
+/// Try `start(start_port + i)` for `i` in `0..attempts`: a bind failure calls `on_retry(port)`
+/// and moves on, any other error is returned at once, and after the last attempt its error is
+/// returned. `attempts` below 1 counts as 1.
+pub async fn start_with_fallback<F, Fut, R>(
+    mut start: F,
+    start_port: i64,
+    attempts: u32,
+    mut on_retry: R,
+) -> Result<Value>
+where
+    F: FnMut(i64) -> Fut,
+    Fut: Future<Output = Result<Value>>,
+    R: FnMut(i64),
+{
+    let attempts = attempts.max(1);
+    let mut last = Error::new("startMcpServerWithFallback: no attempt was made");
+    for i in 0..attempts {
+        let port = start_port + i64::from(i);
+        match start(port).await {
+            Ok(v) => return Ok(v),
+            Err(e) if is_bind_error(&e.message) => {
+                if i + 1 < attempts {
+                    on_retry(port);
+                }
+                last = e;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
+/// The port and token adt-ls reports back (falling back to what was asked for).
+pub fn effective_port_and_token(
+    result: &Value,
+    asked_port: i64,
+    asked_token: &str,
+) -> (i64, String) {
+    let port = result
+        .get("port")
+        .and_then(Value::as_i64)
+        .unwrap_or(asked_port);
+    let token = result
+        .get("token")
+        .and_then(Value::as_str)
+        .unwrap_or(asked_token)
+        .to_string();
+    (port, token)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::BoxFuture;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Recorder {
+        sent: Mutex<Vec<(String, Option<Value>)>>,
+    }
+
+    impl LspRequester for Recorder {
+        fn send_request(&self, method: &str, params: Option<Value>) -> BoxFuture<Result<Value>> {
+            self.sent
+                .lock()
+                .unwrap()
+                .push((method.to_string(), params.clone()));
+            Box::pin(async move { Ok(json!({"port": 2240, "token": "t", "version": "1.0.0"})) })
+        }
+    }
+
+    #[tokio::test]
+    async fn start_sends_vfs_and_returns_the_result() {
+        let r = Recorder::default();
+        let out = start_mcp_server(&r, json!(2240), "tok").await.unwrap();
+        assert_eq!(out["version"], "1.0.0");
+        let sent = r.sent.lock().unwrap().clone();
+        assert_eq!(sent[0].0, START_METHOD);
+        assert_eq!(
+            sent[0].1,
+            Some(json!({"port": 2240, "token": "tok", "fileSystemMode": "VFS"}))
+        );
+        assert_eq!(
+            serde_json::to_string(sent[0].1.as_ref().unwrap()).unwrap(),
+            r#"{"port":2240,"token":"tok","fileSystemMode":"VFS"}"#
+        );
+    }
+
+    #[tokio::test]
+    async fn stop_and_set_destination_shapes() {
+        let r = Recorder::default();
+        stop_mcp_server(&r).await.unwrap();
+        set_mcp_destination(&r, "A4H").await.unwrap();
+        let sent = r.sent.lock().unwrap().clone();
+        assert_eq!(sent[0], (STOP_METHOD.to_string(), None));
+        assert_eq!(
+            sent[1],
+            (
+                SET_DESTINATION_METHOD.to_string(),
+                Some(json!({"destinationId": "A4H"}))
+            )
+        );
+    }
+
+    #[tokio::test]
+    async fn first_port_wins_when_free() {
+        let tried = Mutex::new(Vec::new());
+        let out = start_with_fallback(
+            |p| {
+                tried.lock().unwrap().push(p);
+                async move { Ok(json!({"port": p})) }
+            },
+            2240,
+            20,
+            |_| {},
+        )
+        .await
+        .unwrap();
+        assert_eq!(out, json!({"port": 2240}));
+        assert_eq!(*tried.lock().unwrap(), vec![2240]);
+    }
+
+    #[tokio::test]
+    async fn bind_errors_advance_and_report_each_busy_port() {
+        let retried = Mutex::new(Vec::new());
+        let out = start_with_fallback(
+            |p| async move {
+                if p < 2242 {
+                    Err(Error::new(format!("java.net.BindException: failed to bind to port {p}: Address already in use")))
+                } else {
+                    Ok(json!({"port": p}))
+                }
+            },
+            2240,
+            20,
+            |p| retried.lock().unwrap().push(p),
+        )
+        .await
+        .unwrap();
+        assert_eq!(out, json!({"port": 2242}));
+        assert_eq!(*retried.lock().unwrap(), vec![2240, 2241]);
+    }
+
+    #[tokio::test]
+    async fn other_errors_stop_at_once_and_the_last_bind_error_surfaces() {
+        let calls = Mutex::new(0);
+        let err = start_with_fallback(
+            |_| {
+                *calls.lock().unwrap() += 1;
+                async { Err(Error::new("Internal error.")) }
+            },
+            2240,
+            20,
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(err.message, "Internal error.");
+        assert_eq!(*calls.lock().unwrap(), 1);
+        let err = start_with_fallback(
+            |p| async move { Err(Error::new(format!("EADDRINUSE {p}"))) },
+            3000,
+            3,
+            |_| {},
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(err.message, "EADDRINUSE 3002");
+    }
+
+    #[test]
+    fn bind_error_pattern() {
+        for m in [
+            "failed to bind",
+            "Address already in use",
+            "listen EADDRINUSE",
+            "Port must be between 1024 and 65535",
+        ] {
+            assert!(is_bind_error(m), "{m}");
+        }
+        assert!(!is_bind_error("Internal error."));
+    }
+}
