@@ -416,20 +416,62 @@ export declare class AdtLsDriver {
   dispose(): Promise<void>
 }
 
+/**
+ * The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server (protocol
+ * 2025-06-18, JSON or SSE answers, optional session, pagination, 404 re-initialisation
+ * without replay, DELETE on close).
+ */
+export declare class AdtLsMcpClient {
+  constructor(baseUrl: string, token: string, clientInfo?: { name: string; version: string }, timeoutMs?: number)
+  /** Initialize (once; concurrent calls share it). */
+  connect(): Promise<void>
+  /** Every tool, all pages, descriptors verbatim. */
+  listTools(): Promise<McpTool[]>
+  /** `tools/call`; the CallToolResult untouched (a tool-level `isError` is not thrown). */
+  callTool(name: string, args?: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<unknown>
+  /** Any other request, e.g. `ping`. */
+  request(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<unknown>
+  /** End the session (DELETE when one exists). */
+  close(): Promise<void>
+  get sessionId(): string | undefined
+  get protocolVersion(): string | undefined
+}
+
 /** Apply LSP text edits (positions in UTF-16 code units, like JS string indices). */
 export declare function applyTextEdits(text: string, edits: TextEdit[]): string
 
 /** Throws the reference's "Unsupported adt-ls version" error unless supported. */
 export declare function assertSupportedAdtLsVersion(version?: string): void
 
+/** Basic (user and password): headless reentrance-ticket logon. */
+export declare function basic(user: string, password: string): LogonStrategy
+
+/** Bearer token, or a provider called at every logon (BTP ABAP environment). */
+export declare function bearer(token: string | (() => string | Promise<string>), opts?: { user?: string }): LogonStrategy
+
+/** Client certificate (mutual TLS through the localhost proxy; needs `connection.selfSigned`). */
+export declare function clientCert(opts: { cert: string | Buffer; key: string | Buffer; user?: string }): LogonStrategy
+
 /** adt-ls's argv: `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`. */
 export declare function composeSpawnArgs(opts: { dataDir: string; pipeName: string; extraArgs?: string[] }): Array<string>
+
+/**
+ * Start adt-ls (discovered or `adtLs.path`), its MCP server and, with `connection` + `auth`,
+ * log on to the SAP system. Resolves with the unified client.
+ */
+export declare function createAdtLs(opts: CreateAdtLsOptions): Promise<AdtLsClient>
+
+/** Your own handlers: `register(driver, ctx)` is called with the driver before logon. */
+export declare function custom(register: (driver: LogonHandlerRegistrar, ctx: LogonContext) => void, opts?: { user?: string }): LogonStrategy
 
 /** Decode LSP semantic tokens (5-tuples) with the legend's names. */
 export declare function decodeSemanticTokens(data: number[] | undefined, legend: SemanticTokensLegend): DecodedToken[]
 
 /** The VS Code, Cursor and VS Code Insiders extension roots under `home`. */
 export declare function defaultExtensionDirs(home?: string): Array<string>
+
+/** Interactive: the caller opens the logon URL (and answers input prompts). */
+export declare function interactive(cb: InteractiveCallbacks): LogonStrategy
 
 /** True when `version` is at least `MINIMUM_ADT_LS_VERSION`. */
 export declare function isSupportedAdtLsVersion(version?: string): boolean
@@ -456,8 +498,20 @@ export declare function resolveAdtLsPath(opts?: DiscoverOptions): string
 /** Route every log line of the library to `logger` (`{debug, info, warn, error}`). */
 export declare function setLogger(logger: Logger): void
 
+/** `adtLs/mcp/setDestination {destinationId}`. */
+export declare function setMcpDestination(driver: LspRequester, destinationId: string): Promise<unknown>
+
+/** `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}`; the effective values. */
+export declare function startMcpServer(driver: LspRequester, opts: { port: number; token: string }): Promise<StartMcpServerResult>
+
+/** Try `start(startPort + i)` for `attempts` ports; only bind failures advance. */
+export declare function startMcpServerWithFallback(start: (port: number) => Promise<StartMcpServerResult>, startPort: number, attempts?: number, onRetry?: (busyPort: number) => void): Promise<StartMcpServerResult>
+
 /** A logger writing `<prefix> <level>: <msg>` lines to stderr (default prefix `[adt-ls]`). */
 export declare function stderrLogger(prefix?: string): Logger
+
+/** `adtLs/mcp/stopMCPServer` (no params: `[null]` on the wire). */
+export declare function stopMcpServer(driver: LspRequester): Promise<unknown>
 
 export declare const VERIFIED_ADT_LS_VERSION: string
 

@@ -5,6 +5,9 @@
 #[macro_use]
 extern crate napi_derive;
 
+pub mod auth;
+pub mod client;
+
 pub mod discovery;
 pub mod driver;
 pub mod error;

@@ -409,6 +409,15 @@ impl LspRequester for Driver {
     fn send_request(&self, method: &str, params: Option<Value>) -> BoxFuture<Result<Value>> {
         Box::pin(self.request(method, params, None))
     }
+
+    fn send_request_within(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+    ) -> BoxFuture<Result<Value>> {
+        Box::pin(self.request(method, params, Some(timeout)))
+    }
 }
 
 /// What a start has created so far, so a failure can undo exactly that.

@@ -95,6 +95,11 @@ impl AdtLsDriver {
         &self.driver
     }
 
+    /// A JS driver object for an engine driver the client created.
+    pub fn from_engine(driver: Driver) -> AdtLsDriver {
+        AdtLsDriver { driver }
+    }
+
     /// The `initialize` result while started, else `undefined`.
     #[napi(getter, ts_return_type = "AdtLsInitializeResult | undefined")]
     pub fn initialize_result(&self) -> Json {

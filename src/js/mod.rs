@@ -3,10 +3,14 @@
 
 mod call;
 mod callback;
+mod client;
 mod driver;
 mod errors;
 mod functions;
 mod json;
 mod logger;
+mod mcp;
 mod process_exit;
+mod requester;
+mod strategies;
 mod values;

@@ -1,0 +1,133 @@
+//! The `requestBrowserBasedLogon` handler of the headless strategies (basic, bearer,
+//! clientCert). It answers `true` AT ONCE and runs the reentrance flow in the background:
+//! adt-ls's ticket listener answers the delivery only after it has that reply, so awaiting
+//! the flow first would deadlock (wire.md §8.2). Background failures are only logged.
+
+use super::logon_url::extract_logon_url;
+use super::reentrance::{perform_reentrance_logon_within, Credentials};
+use super::reentrance_http::REENTRANCE_REQUEST_TIMEOUT;
+use super::strategy::{LogonContext, TokenSource};
+use crate::driver::router::ServerRequestHandler;
+use crate::error::Result;
+use crate::lsp::BoxFuture;
+use crate::{log, redact};
+use serde_json::Value;
+use std::time::Duration;
+
+/// Which credential the handler sends.
+#[derive(Clone)]
+enum Auth {
+    /// Client certificate: the TLS proxy authenticates, no header.
+    None,
+    Basic {
+        user: String,
+        password: String,
+    },
+    /// Resolved at every logon.
+    Bearer(TokenSource),
+}
+
+#[derive(Clone)]
+pub struct ReentranceHandler {
+    auth: Auth,
+    ctx: LogonContext,
+    timeout: Duration,
+}
+
+impl ReentranceHandler {
+    /// Basic credentials (the password is registered for redaction).
+    pub fn basic(user: impl Into<String>, password: impl Into<String>, ctx: LogonContext) -> Self {
+        let password = password.into();
+        redact::register(&password);
+        Self::with_auth(
+            Auth::Basic {
+                user: user.into(),
+                password,
+            },
+            ctx,
+        )
+    }
+
+    /// A bearer token or a provider asked at every logon.
+    pub fn bearer(token: TokenSource, ctx: LogonContext) -> Self {
+        if let TokenSource::Value(value) = &token {
+            redact::register(value);
+        }
+        Self::with_auth(Auth::Bearer(token), ctx)
+    }
+
+    /// No credentials (client certificate via the TLS proxy).
+    pub fn without_credentials(ctx: LogonContext) -> Self {
+        Self::with_auth(Auth::None, ctx)
+    }
+
+    fn with_auth(auth: Auth, ctx: LogonContext) -> Self {
+        ReentranceHandler {
+            auth,
+            ctx,
+            timeout: REENTRANCE_REQUEST_TIMEOUT,
+        }
+    }
+
+    /// Bound each GET of the background flow by `timeout` instead of the default 30 s.
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    fn is_bearer(&self) -> bool {
+        matches!(self.auth, Auth::Bearer(_))
+    }
+
+    /// The whole background job: resolve the credential, run the flow.
+    async fn logon(self, logon_url: String) -> Result<()> {
+        let creds = match &self.auth {
+            Auth::None => None,
+            Auth::Basic { user, password } => Some(Credentials::Basic {
+                user: user.clone(),
+                password: password.clone(),
+            }),
+            Auth::Bearer(source) => Some(Credentials::Bearer(resolve_token(source).await?)),
+        };
+        perform_reentrance_logon_within(&logon_url, creds, &self.ctx, self.timeout).await
+    }
+}
+
+/// The token to send now (a provider is called every time).
+async fn resolve_token(source: &TokenSource) -> Result<String> {
+    let token = match source {
+        TokenSource::Value(value) => value.clone(),
+        TokenSource::Provider(provider) => provider.token().await?,
+    };
+    redact::register(&token);
+    Ok(token)
+}
+
+impl ServerRequestHandler for ReentranceHandler {
+    fn handle(&self, params: Option<Value>) -> BoxFuture<std::result::Result<Value, String>> {
+        let params = params.unwrap_or(Value::Null);
+        let Some(logon_url) = extract_logon_url(&params) else {
+            log::warn(if self.is_bearer() {
+                "requestBrowserBasedLogon: no logonUrl in params"
+            } else {
+                "requestBrowserBasedLogon: could not find logonUrl in params"
+            });
+            return Box::pin(async { Ok(Value::Bool(false)) });
+        };
+        let job = self.clone();
+        Box::pin(async move {
+            let failure_prefix = if job.is_bearer() {
+                "bearer reentrance logon failed"
+            } else {
+                "reentrance logon failed"
+            };
+            // Fire and forget: the reply must not wait for the flow.
+            tokio::spawn(async move {
+                if let Err(e) = job.logon(logon_url).await {
+                    log::warn(format!("{failure_prefix}: {}", e.message));
+                }
+            });
+            Ok(Value::Bool(true))
+        })
+    }
+}

@@ -1,0 +1,101 @@
+//! Logon strategies (api.md §4.6, decisions D4): the built-in ones (`basic`, `bearer`,
+//! `clientCert`) run natively; `interactive` runs natively around the user's two callbacks;
+//! `custom` hands the user's own `register(driver, ctx)` the driver. A strategy keeps the
+//! reference's shape: `kind`, `user`, `clientCert` and `register`.
+
+use crate::driver::Driver;
+use crate::error::Result;
+use crate::lsp::BoxFuture;
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Basic,
+    Bearer,
+    Interactive,
+    Custom,
+    ClientCert,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Basic => "basic",
+            Kind::Bearer => "bearer",
+            Kind::Interactive => "interactive",
+            Kind::Custom => "custom",
+            Kind::ClientCert => "clientCert",
+        }
+    }
+}
+
+/// PEM client certificate and key, as given (string or Buffer); the TLS proxy presents them.
+pub use crate::tls::ClientCertPem;
+
+/// A bearer token: a value, or a provider called at every logon.
+#[derive(Clone)]
+pub enum TokenSource {
+    Value(String),
+    Provider(Arc<dyn TokenProvider>),
+}
+
+pub trait TokenProvider: Send + Sync {
+    fn token(&self) -> BoxFuture<Result<String>>;
+}
+
+/// One field adt-ls asks for in `requestLogonInput`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptField {
+    pub key: String,
+    pub label: String,
+    pub sensitive: bool,
+}
+
+/// The user's side of `interactive`: open a logon URL, and (optionally) prompt for a field.
+pub trait InteractiveUi: Send + Sync {
+    fn open_url(&self, url: String) -> BoxFuture<Result<()>>;
+    /// `None` when no `promptField` callback was given.
+    fn prompt_field(&self, field: PromptField) -> Option<BoxFuture<Result<Option<String>>>>;
+    fn has_prompt(&self) -> bool;
+}
+
+/// A user-supplied `register(driver, ctx)` (the `custom` strategy, or any JS object that
+/// looks like a strategy).
+pub trait Registrar: Send + Sync {
+    fn register(&self, driver: &Driver, ctx: &LogonContext) -> BoxFuture<Result<()>>;
+}
+
+/// What a strategy needs to know when it registers its handlers.
+#[derive(Clone, Default)]
+pub struct LogonContext {
+    /// `connection.selfSigned`: the reentrance GET may skip certificate verification.
+    pub insecure: bool,
+    /// `extraCaCerts` contents, trusted by the reentrance GET (decisions D5.8).
+    pub extra_ca_pems: Vec<Vec<u8>>,
+    /// The destination's client, sent as `sap-client` on the ticket request.
+    pub sap_client: Option<String>,
+}
+
+#[derive(Clone)]
+pub enum Logon {
+    Basic { password: String },
+    Bearer { token: TokenSource },
+    ClientCert,
+    Interactive(Arc<dyn InteractiveUi>),
+    Custom(Arc<dyn Registrar>),
+}
+
+/// A logon strategy.
+#[derive(Clone)]
+pub struct Strategy {
+    pub kind: Kind,
+    pub user: Option<String>,
+    pub client_cert: Option<ClientCertPem>,
+    pub logon: Logon,
+}
+
+impl Strategy {
+    pub fn client_cert(&self) -> Option<&ClientCertPem> {
+        self.client_cert.as_ref()
+    }
+}

@@ -1,0 +1,257 @@
+//! The unified client behind `createAdtLs` (api.md §5, §6): startup orchestration, the shared
+//! machinery every namespace uses (activity tracking, the destination guard, LSP requests and
+//! MCP tool calls wrapped in re-logon), `health()`, and dispose. Namespaces live in their own
+//! modules and are reached through [`dispatch`].
+
+mod args;
+mod connect_session;
+mod dispatch;
+pub mod options;
+mod raw;
+mod repository;
+mod startup;
+pub mod state;
+
+pub use args::Args;
+pub use dispatch::METHODS;
+pub use options::{ClientOptions, ConnectionOptions, Probe};
+pub use state::Health;
+
+use crate::driver::Driver;
+use crate::error::{Error, Result};
+use crate::mcp::McpClient;
+use crate::process::{dirs, reaper};
+use crate::resilience::classify::is_logged_off_federated_result;
+use crate::resilience::single_flight::SingleFlight;
+use crate::resilience::wrappers::{with_relogon, Relogon};
+use serde_json::Value;
+use state::State;
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use tokio::sync::watch;
+
+/// A running client. Clones share it.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub driver: Driver,
+    pub mcp: McpClient,
+    pub mcp_port: i64,
+    pub work_base: PathBuf,
+    pub destination: Option<String>,
+    pub probe: Probe,
+    /// The `initialize` result (capabilities, server identity).
+    pub init: Value,
+    pub state: State,
+    pub relogon_flight: SingleFlight,
+    /// Set once by dispose; every pending client call ends with "disposed".
+    pub disposed_tx: watch::Sender<bool>,
+    pub background: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    pub proxy: Mutex<Option<crate::tls::proxy::ProxyHandle>>,
+    pub opts: ClientOptions,
+}
+
+impl Client {
+    /// `createAdtLs`.
+    pub async fn create(opts: ClientOptions) -> Result<Client> {
+        startup::create(opts).await
+    }
+
+    pub(crate) fn from_inner(inner: Inner) -> Client {
+        Client {
+            inner: Arc::new(inner),
+        }
+    }
+
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.inner
+    }
+
+    pub(crate) fn inner_arc(&self) -> Arc<Inner> {
+        self.inner.clone()
+    }
+
+    pub(crate) fn from_arc(inner: Arc<Inner>) -> Client {
+        Client { inner }
+    }
+
+    /// Call a namespace method by its dotted name (e.g. `repository.search`) with the
+    /// caller's JSON arguments. Synchronous work (the disposed check, the first send) happens
+    /// before the future is returned, so calls keep their order.
+    pub fn call(
+        &self,
+        method: &str,
+        args: Args,
+    ) -> impl Future<Output = Result<Value>> + Send + 'static {
+        let fut = dispatch::call(self, method, args);
+        let mut disposed = self.inner.disposed_tx.subscribe();
+        async move {
+            tokio::select! {
+                out = fut => out,
+                _ = disposed.wait_for(|d| *d) => Err(Error::new(state::DISPOSED)),
+            }
+        }
+    }
+
+    /// `health()`: synchronous.
+    pub fn health(&self) -> Health {
+        let state = &self.inner.state;
+        let connected = state.connected();
+        let alive = !state.is_disposed();
+        let server = |key: &str| {
+            alive
+                .then(|| self.inner.init.pointer(&format!("/serverInfo/{key}")))
+                .flatten()
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        Health {
+            connected,
+            backend_live: connected && state.backend_live(),
+            destination: self.inner.destination.clone().unwrap_or_default(),
+            adt_ls_name: server("name"),
+            adt_ls_version: server("version"),
+            mcp_port: self.inner.mcp_port,
+        }
+    }
+
+    /// Record a user call; the disposed error after dispose.
+    pub(crate) fn touch(&self) -> Result<()> {
+        if self.inner.state.touch() {
+            Ok(())
+        } else {
+            Err(Error::new(state::DISPOSED))
+        }
+    }
+
+    /// The connected destination, or the reference's error.
+    pub(crate) fn dest(&self) -> Result<String> {
+        self.inner
+            .destination
+            .clone()
+            .ok_or_else(|| Error::new(state::NO_DESTINATION))
+    }
+
+    /// Re-logon (single flight), when connected: `true` when the session is live afterwards.
+    pub(crate) fn relogon_fn(&self) -> Option<Relogon> {
+        self.inner.destination.as_ref()?;
+        let me = self.clone();
+        Some(Arc::new(move || {
+            let me = me.clone();
+            Box::pin(async move { me.relogon().await })
+        }))
+    }
+
+    pub(crate) async fn relogon(&self) -> bool {
+        let Some(dest) = self.inner.destination.clone() else {
+            return false;
+        };
+        let me = self.clone();
+        self.inner
+            .relogon_flight
+            .run(|| async move {
+                let ok = connect_session::relogon_once(&me, &dest).await;
+                me.inner.state.set_backend_live(ok);
+                ok
+            })
+            .await
+    }
+
+    /// An LSP request through the activity tracker and the re-logon wrapper. The first
+    /// attempt is put on the wire before this returns.
+    pub(crate) fn active_request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> impl Future<Output = Result<Value>> + Send + 'static {
+        let touched = self.touch();
+        let driver = self.inner.driver.clone();
+        let first = driver.request(method, params.clone(), None);
+        let relogon = self.relogon_fn();
+        let method = method.to_string();
+        async move {
+            touched?;
+            let mut first = Some(first);
+            with_relogon(
+                relogon.as_ref(),
+                || {
+                    let attempt = first.take();
+                    let driver = driver.clone();
+                    let method = method.clone();
+                    let params = params.clone();
+                    async move {
+                        match attempt {
+                            Some(sent) => sent.await,
+                            None => driver.request(&method, params, None).await,
+                        }
+                    }
+                },
+                |_| false,
+            )
+            .await
+        }
+    }
+
+    /// An MCP tool call through the activity tracker and the re-logon wrapper (a logged-off
+    /// error, or an `isError` result that reads "logged off").
+    pub(crate) fn active_tool(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> impl Future<Output = Result<Value>> + Send + 'static {
+        let touched = self.touch();
+        let mcp = self.inner.mcp.clone();
+        let relogon = self.relogon_fn();
+        let name = name.to_string();
+        async move {
+            touched?;
+            with_relogon(
+                relogon.as_ref(),
+                || {
+                    let mcp = mcp.clone();
+                    let name = name.clone();
+                    let args = args.clone();
+                    async move { mcp.call_tool(&name, args, None).await }
+                },
+                is_logged_off_federated_result,
+            )
+            .await
+        }
+    }
+
+    /// Dispose: idempotent, best effort, in the reference's order.
+    pub async fn dispose(&self) {
+        if !self.inner.state.mark_disposed() {
+            return;
+        }
+        let _ = self.inner.disposed_tx.send(true);
+        for task in std::mem::take(
+            &mut *self
+                .inner
+                .background
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        ) {
+            task.abort();
+        }
+        self.inner.mcp.shutdown();
+        let _ = self.inner.mcp.close().await;
+        self.inner.driver.dispose().await;
+        self.inner.driver.clear_handlers();
+        let proxy = self
+            .inner
+            .proxy
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(proxy) = proxy {
+            proxy.close().await;
+        }
+        dirs::remove_dir_all_quiet(&self.inner.work_base);
+        reaper::untrack_path(&self.inner.work_base);
+    }
+}

@@ -1,0 +1,111 @@
+//! `createAdtLs` options as the engine sees them (api.md §5.1), the reference's guards
+//! (validated before anything is allocated), and adt-ls-native's additions (timeouts, extra
+//! environment for adt-ls).
+
+use crate::auth::Strategy;
+use crate::driver::{DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT};
+use crate::error::{Error, Result};
+use crate::mcp::lifecycle::DEFAULT_MCP_PORT;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub const DEFAULT_DESTINATION_ID: &str = "ADTLS";
+pub const DEFAULT_PROBE_PATTERN: &str = "CL_ABAP_TYPEDESCR";
+pub const DEFAULT_PROBE_TYPE: &str = "CLAS/OC";
+/// Bound on `ensureLoggedOn` (the reference has none; decisions D5.3).
+pub const DEFAULT_LOGON_TIMEOUT: Duration = Duration::from_secs(300);
+
+pub const BOTH_OR_NEITHER: &str =
+    "Provide connection and auth together, or omit both for foundation mode.";
+pub const CLIENT_CERT_NEEDS_PROXY: &str =
+    "clientCert auth requires connection.selfSigned — the reverse proxy presents the client cert to the backend.";
+
+/// The liveness probe: an object known to exist.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Probe {
+    pub pattern: String,
+    pub types: Vec<String>,
+}
+
+impl Default for Probe {
+    fn default() -> Self {
+        Probe {
+            pattern: DEFAULT_PROBE_PATTERN.to_string(),
+            types: vec![DEFAULT_PROBE_TYPE.to_string()],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ConnectionOptions {
+    pub system_url: String,
+    pub client: Option<String>,
+    pub language: Option<String>,
+    pub self_signed: bool,
+    pub extra_ca_certs: Vec<PathBuf>,
+    pub forward_proxy: Option<(String, u16)>,
+    pub probe: Option<Probe>,
+}
+
+#[derive(Clone)]
+pub struct ClientOptions {
+    /// `adtLs.path`: an explicit binary (must be a file).
+    pub adt_ls_path: Option<String>,
+    /// `adtLs.extraArgs`: placed before adt-ls's own arguments.
+    pub extra_args: Vec<String>,
+    /// `adtLs.extraEnv` (adt-ls-native): more environment for adt-ls.
+    pub extra_env: Vec<(String, String)>,
+    pub connection: Option<ConnectionOptions>,
+    pub auth: Option<Arc<Strategy>>,
+    pub destination_id: Option<String>,
+    pub mcp_port: i64,
+    pub keep_alive: bool,
+    pub start_timeout: Duration,
+    pub request_timeout: Duration,
+    pub mcp_timeout: Duration,
+    pub logon_timeout: Duration,
+}
+
+impl Default for ClientOptions {
+    fn default() -> Self {
+        ClientOptions {
+            adt_ls_path: None,
+            extra_args: Vec::new(),
+            extra_env: Vec::new(),
+            connection: None,
+            auth: None,
+            destination_id: None,
+            mcp_port: i64::from(DEFAULT_MCP_PORT),
+            keep_alive: true,
+            start_timeout: DEFAULT_START_TIMEOUT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            mcp_timeout: crate::mcp::DEFAULT_TIMEOUT,
+            logon_timeout: DEFAULT_LOGON_TIMEOUT,
+        }
+    }
+}
+
+impl ClientOptions {
+    /// The reference's guards, checked before any resource exists.
+    pub fn validate(&self) -> Result<()> {
+        if self.connection.is_some() != self.auth.is_some() {
+            return Err(Error::new(BOTH_OR_NEITHER));
+        }
+        if let (Some(conn), Some(auth)) = (&self.connection, &self.auth) {
+            if auth.client_cert().is_some() && !conn.self_signed {
+                return Err(Error::new(CLIENT_CERT_NEEDS_PROXY));
+            }
+        }
+        Ok(())
+    }
+
+    /// The destination id when connecting.
+    pub fn destination(&self) -> Option<String> {
+        self.connection.as_ref().map(|_| {
+            self.destination_id
+                .clone()
+                .unwrap_or_else(|| DEFAULT_DESTINATION_ID.to_string())
+        })
+    }
+}

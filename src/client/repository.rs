@@ -1,0 +1,192 @@
+//! The `repository` namespace (api.md §6.2): quick search (cold retry on request, then
+//! search-with-revive; any hit marks the backend live), users, ADT path to AFF URI, and file
+//! operations by repotree URI.
+
+use super::args::{self, Args};
+use super::connect_session::{has_references, revive_if_dead};
+use super::Client;
+use crate::error::{Error, Result};
+use crate::resilience::classify::is_transient_cold_error;
+use crate::resilience::cold::{with_cold_retry, ColdRetry};
+use crate::resilience::wrappers::{search_with_revive, Revive};
+use serde_json::{json, Value};
+use std::future::Future;
+use std::sync::Arc;
+
+pub const DEFAULT_MAX_RESULTS: i64 = 50;
+
+/// `revive_if_dead` as a wrapper argument (connected clients only).
+pub(crate) fn revive_fn(client: &Client) -> Option<Revive> {
+    client.inner().destination.as_ref()?;
+    let me = client.clone();
+    Some(Arc::new(move || {
+        let me = me.clone();
+        Box::pin(async move { revive_if_dead(&me).await })
+    }))
+}
+
+/// `search(pattern, {maxResults?, types?, cold?})`.
+pub fn search(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let pattern = args::string(&a, 0, "pattern")?;
+        let opts = args::object(&a, 1, "opts")?;
+        let dest = me.dest()?;
+        let params = json!({
+            "destination": dest,
+            "pattern": pattern,
+            "maxResults": opts.get("maxResults").filter(|v| !v.is_null()).cloned().unwrap_or(json!(DEFAULT_MAX_RESULTS)),
+            "types": opts.get("types").filter(|v| !v.is_null()).cloned().unwrap_or(json!([])),
+        });
+        let cold = opts.get("cold").and_then(Value::as_bool).unwrap_or(false);
+        let revive = revive_fn(&me);
+        let result = search_with_revive(
+            revive.as_ref(),
+            || {
+                let me = me.clone();
+                let params = params.clone();
+                async move {
+                    if cold {
+                        with_cold_retry(
+                            ColdRetry::default(),
+                            || {
+                                me.active_request(
+                                    "adtLs/repository/quickSearch",
+                                    Some(params.clone()),
+                                )
+                            },
+                            |r: &Value| !has_references(r),
+                            |e: &Error| is_transient_cold_error(&e.message),
+                        )
+                        .await
+                    } else {
+                        me.active_request("adtLs/repository/quickSearch", Some(params))
+                            .await
+                    }
+                }
+            },
+            |r| !has_references(r),
+        )
+        .await?;
+        if has_references(&result) {
+            me.inner().state.set_backend_live(true);
+        }
+        Ok(result)
+    }
+}
+
+/// `getUsers()`: `users ?? []`.
+pub fn get_users(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let r = me
+            .active_request(
+                "adtLs/repository/getUsers",
+                Some(json!({"destination": dest})),
+            )
+            .await?;
+        Ok(r.get("users")
+            .cloned()
+            .filter(|v| !v.is_null())
+            .unwrap_or(json!([])))
+    }
+}
+
+/// `getLsUri(adtUri)`: the repotree AFF URI for an ADT path.
+pub fn get_ls_uri(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let adt_uri = args::string(&a, 0, "adtUri")?;
+        let dest = me.dest()?;
+        Ok(Value::String(ls_uri(&me, &dest, &adt_uri).await?))
+    }
+}
+
+pub(crate) async fn ls_uri(client: &Client, dest: &str, adt_uri: &str) -> Result<String> {
+    let r = client
+        .active_request(
+            "adtLs/repository/getLsUri",
+            Some(json!({"destination": dest, "adtUri": adt_uri})),
+        )
+        .await?;
+    match r.get("uri").and_then(Value::as_str) {
+        Some(uri) if !uri.is_empty() => Ok(uri.to_string()),
+        _ => Err(Error::new(format!(
+            "getLsUri returned no uri for {adt_uri}"
+        ))),
+    }
+}
+
+/// `readFile(uri)`: `content ?? ''`.
+pub fn read_file(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let uri = args::string(&a, 0, "uri")?;
+        Ok(Value::String(read(&me, &uri).await?))
+    }
+}
+
+pub(crate) async fn read(client: &Client, uri: &str) -> Result<String> {
+    let r = client
+        .active_request("adtLs/fileSystem/readFile", Some(json!({"uri": uri})))
+        .await?;
+    Ok(r.get("content")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string())
+}
+
+/// `writeFile(uri, content)`: the raw result.
+pub fn write_file(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let uri = args::string(&a, 0, "uri")?;
+        let content = args::string(&a, 1, "content")?;
+        me.active_request(
+            "adtLs/fileSystem/writeFile",
+            Some(json!({"uri": uri, "content": content})),
+        )
+        .await
+    }
+}
+
+/// `delete(uri)`: `{uri, options: {recursive: false, force: true}}` (1.1.2 needs `force`).
+pub fn delete(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let uri = args::string(&a, 0, "uri")?;
+        me.active_request("adtLs/fileSystem/delete", Some(delete_params(&uri)))
+            .await
+    }
+}
+
+pub(crate) fn delete_params(uri: &str) -> Value {
+    json!({"uri": uri, "options": {"recursive": false, "force": true}})
+}
+
+/// `listInactive()`: `{destination}` (1.1.2; not `destinationId`).
+pub fn list_inactive(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        me.active_request(
+            "adtLs/activation/getInactiveObjects",
+            Some(json!({"destination": dest})),
+        )
+        .await
+    }
+}

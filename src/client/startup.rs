@@ -1,0 +1,193 @@
+//! `createAdtLs` startup in the reference's order (wire.md §5): guards, binary, a private work
+//! dir, (TLS), adt-ls, the isolated destination store, (logon), adt-ls's MCP server with port
+//! fallback and the MCP session, (warm-up and keep-alive). A failure at any step releases
+//! everything made so far (decisions D5.17): MCP session, adt-ls, proxy, work dir.
+
+use super::connect_session::{self, PreparedTls};
+use super::options::ClientOptions;
+use super::state::State;
+use super::{Client, Inner};
+use crate::discovery::{self, DiscoverOptions};
+use crate::driver::{Driver, DriverOptions};
+use crate::error::Result;
+use crate::identity::ClientInfo;
+use crate::log;
+use crate::mcp::lifecycle::{
+    effective_port_and_token, start_mcp_server, start_with_fallback, DEFAULT_PORT_ATTEMPTS,
+};
+use crate::mcp::{McpClient, McpClientOptions};
+use crate::process::{dirs, ids, reaper};
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use tokio::sync::watch;
+
+const LEGEND_MISSING: &str =
+    "adt-ls advertised no semanticTokens legend — navigation.semanticTokens will not resolve type names";
+
+/// What startup has made so far.
+#[derive(Default)]
+struct Made {
+    work_base: Option<PathBuf>,
+    driver: Option<Driver>,
+    mcp: Option<McpClient>,
+    proxy: Option<crate::tls::proxy::ProxyHandle>,
+}
+
+impl Made {
+    async fn release(self) {
+        if let Some(mcp) = self.mcp {
+            mcp.shutdown();
+            let _ = mcp.close().await;
+        }
+        if let Some(driver) = self.driver {
+            driver.dispose().await;
+            driver.clear_handlers();
+        }
+        if let Some(proxy) = self.proxy {
+            proxy.close().await;
+        }
+        if let Some(dir) = self.work_base {
+            dirs::remove_dir_all_quiet(&dir);
+            reaper::untrack_path(&dir);
+        }
+    }
+}
+
+pub async fn create(opts: ClientOptions) -> Result<Client> {
+    opts.validate()?;
+    let bin = discovery::resolve_adt_ls_path(&DiscoverOptions {
+        explicit_path: opts.adt_ls_path.clone(),
+        ..DiscoverOptions::from_env()
+    })?;
+    let work_base = dirs::make_temp_dir("adt-ls-client-")?;
+    reaper::track_path(work_base.clone());
+    let mut made = Made {
+        work_base: Some(work_base.clone()),
+        ..Made::default()
+    };
+    match build(opts, bin, work_base, &mut made).await {
+        Ok(client) => Ok(client),
+        Err(e) => {
+            made.release().await;
+            Err(e)
+        }
+    }
+}
+
+async fn build(
+    opts: ClientOptions,
+    bin: PathBuf,
+    work_base: PathBuf,
+    made: &mut Made,
+) -> Result<Client> {
+    let destination = opts.destination();
+    let mut extra_env = opts.extra_env.clone();
+    let mut system_url = opts.connection.as_ref().map(|c| c.system_url.clone());
+    let mut tls = PreparedTls::default();
+    if let Some(conn) = &opts.connection {
+        tls = connect_session::prepare_tls(&opts, conn, &bin, &work_base).await?;
+        if let Some(java) = tls.java_tool_options.clone() {
+            extra_env.push(("JAVA_TOOL_OPTIONS".to_string(), java));
+        }
+        if let Some(proxy) = tls.proxy.take() {
+            system_url = Some(proxy.url.clone());
+            made.proxy = Some(proxy);
+        }
+    }
+
+    let driver = Driver::new(
+        bin,
+        DriverOptions {
+            data_dir: Some(work_base.join("data")),
+            extra_env,
+            extra_args: opts.extra_args.clone(),
+            client_info: ClientInfo::default(),
+            request_timeout: opts.request_timeout,
+        },
+    );
+    made.driver = Some(driver.clone());
+    let init = driver.start(opts.start_timeout).await?;
+    let store = work_base.join("destinations.json");
+    crate::auth::destinations::initialize_service(&driver, &store.to_string_lossy()).await?;
+
+    let connected = match (&opts.connection, &destination, &system_url) {
+        (Some(conn), Some(dest), Some(url)) => {
+            connect_session::logon(&opts, conn, dest, url, &driver, &tls).await?;
+            true
+        }
+        _ => false,
+    };
+
+    let (mcp, mcp_port) = start_mcp(&opts, &driver).await?;
+    made.mcp = Some(mcp.clone());
+    if let (true, Some(dest)) = (connected, &destination) {
+        crate::mcp::lifecycle::set_mcp_destination(&driver, dest).await?;
+    }
+    log::info(format!(
+        "adt-ls MCP federated on http://localhost:{mcp_port}/mcp"
+    ));
+    if init
+        .pointer("/capabilities/semanticTokensProvider/legend")
+        .is_none()
+    {
+        log::warn(LEGEND_MISSING);
+    }
+
+    let (disposed_tx, _) = watch::channel(false);
+    let client = Client::from_inner(Inner {
+        driver,
+        mcp,
+        mcp_port,
+        work_base,
+        destination,
+        probe: opts
+            .connection
+            .as_ref()
+            .and_then(|c| c.probe.clone())
+            .unwrap_or_default(),
+        init,
+        state: State::new(connected),
+        relogon_flight: Default::default(),
+        disposed_tx,
+        background: Mutex::new(Vec::new()),
+        proxy: Mutex::new(made.proxy.take()),
+        opts,
+    });
+    // From here the client owns everything.
+    made.driver = None;
+    made.mcp = None;
+    made.work_base = None;
+    if connected {
+        connect_session::warm_up(&client).await;
+    }
+    Ok(client)
+}
+
+/// Start adt-ls's MCP server (port fallback from `mcpPort`) and open the MCP session.
+async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, i64)> {
+    let token = ids::random_hex(24)?;
+    crate::redact::register(&token);
+    let started = start_with_fallback(
+        |port| start_mcp_server(driver, json!(port), &token),
+        opts.mcp_port,
+        DEFAULT_PORT_ATTEMPTS,
+        |port| log::warn(format!("adt-ls MCP port {port} busy — trying {}", port + 1)),
+    )
+    .await?;
+    let (port, token) = effective_port_and_token(&started, opts.mcp_port, &token);
+    let mcp = McpClient::new(
+        &format!("http://localhost:{port}/mcp"),
+        &token,
+        ClientInfo::default(),
+        McpClientOptions {
+            timeout: opts.mcp_timeout,
+        },
+    )?;
+    if let Err(e) = mcp.connect().await {
+        mcp.shutdown();
+        let _ = mcp.close().await;
+        return Err(e);
+    }
+    Ok((mcp, port))
+}

@@ -1,0 +1,94 @@
+//! What the client knows about itself: connected, backend live, disposed, the last user
+//! activity (for the keep-alive), and the `health()` snapshot built from it.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub const DISPOSED: &str = "AdtLsClient is disposed.";
+pub const NO_DESTINATION: &str = "No ABAP destination is connected.";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Health {
+    pub connected: bool,
+    pub backend_live: bool,
+    pub destination: String,
+    pub adt_ls_name: Option<String>,
+    pub adt_ls_version: Option<String>,
+    pub mcp_port: i64,
+}
+
+#[derive(Debug)]
+struct Flags {
+    connected: bool,
+    backend_live: bool,
+    disposed: bool,
+    last_activity: Instant,
+}
+
+#[derive(Debug)]
+pub struct State {
+    flags: Mutex<Flags>,
+}
+
+impl State {
+    pub fn new(connected: bool) -> Self {
+        State {
+            flags: Mutex::new(Flags {
+                connected,
+                backend_live: false,
+                disposed: false,
+                last_activity: Instant::now(),
+            }),
+        }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Flags) -> R) -> R {
+        let mut flags = self.flags.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut flags)
+    }
+
+    pub fn is_disposed(&self) -> bool {
+        self.with(|f| f.disposed)
+    }
+
+    /// Record a user call; false once disposed.
+    pub fn touch(&self) -> bool {
+        self.with(|f| {
+            if !f.disposed {
+                f.last_activity = Instant::now();
+            }
+            !f.disposed
+        })
+    }
+
+    pub fn idle_for(&self) -> std::time::Duration {
+        self.with(|f| f.last_activity.elapsed())
+    }
+
+    pub fn connected(&self) -> bool {
+        self.with(|f| f.connected)
+    }
+
+    pub fn set_connected(&self, v: bool) {
+        self.with(|f| f.connected = v);
+    }
+
+    pub fn backend_live(&self) -> bool {
+        self.with(|f| f.backend_live)
+    }
+
+    pub fn set_backend_live(&self, v: bool) {
+        self.with(|f| f.backend_live = v);
+    }
+
+    /// Mark disposed (and no longer connected or live); false if it already was.
+    pub fn mark_disposed(&self) -> bool {
+        self.with(|f| {
+            let first = !f.disposed;
+            f.disposed = true;
+            f.connected = false;
+            f.backend_live = false;
+            first
+        })
+    }
+}

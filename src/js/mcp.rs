@@ -1,0 +1,268 @@
+//! The MCP exports: adt-ls's MCP server lifecycle (`startMcpServer`, `stopMcpServer`,
+//! `setMcpDestination`, `startMcpServerWithFallback`) and the `AdtLsMcpClient` class (the
+//! Streamable HTTP client, exported for tools and conformance tests).
+
+use super::callback::JsCallback;
+use super::driver::millis;
+use super::errors::coded;
+use super::requester;
+use super::values::{Json, OrUndefined};
+use super::{driver::rejected, json};
+use crate::error::{codes, Error as EngineError};
+use crate::identity::ClientInfo;
+use crate::log;
+use crate::mcp::lifecycle;
+use crate::mcp::{McpClient, McpClientOptions};
+use napi::bindgen_prelude::*;
+use serde_json::{json as j, Value};
+
+fn invalid(e: napi::Error) -> EngineError {
+    EngineError::coded(codes::INVALID_ARG, e.reason.clone())
+}
+
+/// `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}`; the effective values.
+#[napi(
+    ts_args_type = "driver: LspRequester, opts: { port: number; token: string }",
+    ts_return_type = "Promise<StartMcpServerResult>"
+)]
+pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<AsyncBlock<Json>> {
+    let lsp = match requester::from_js(&env, driver) {
+        Ok(l) => l,
+        Err(e) => return rejected(&env, invalid(e)),
+    };
+    let port = opts
+        .get::<Unknown>("port")
+        .ok()
+        .flatten()
+        .and_then(|p| json::from_js(&env, p).ok().flatten());
+    let token = opts
+        .get::<String>("token")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    coded(
+        &env,
+        async move {
+            lifecycle::start_mcp_server(lsp.as_ref(), port.unwrap_or(Value::Null), &token).await
+        },
+        |_, v| Ok(Json(Some(v))),
+    )
+}
+
+/// `adtLs/mcp/stopMCPServer` (no params: `[null]` on the wire).
+#[napi(
+    ts_args_type = "driver: LspRequester",
+    ts_return_type = "Promise<unknown>"
+)]
+pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
+    let lsp = match requester::from_js(&env, driver) {
+        Ok(l) => l,
+        Err(e) => return rejected(&env, invalid(e)),
+    };
+    coded(
+        &env,
+        async move { lifecycle::stop_mcp_server(lsp.as_ref()).await },
+        |_, v| Ok(Json(Some(v))),
+    )
+}
+
+/// `adtLs/mcp/setDestination {destinationId}`.
+#[napi(
+    ts_args_type = "driver: LspRequester, destinationId: string",
+    ts_return_type = "Promise<unknown>"
+)]
+pub fn set_mcp_destination(
+    env: Env,
+    driver: Unknown,
+    destination_id: String,
+) -> Result<AsyncBlock<Json>> {
+    let lsp = match requester::from_js(&env, driver) {
+        Ok(l) => l,
+        Err(e) => return rejected(&env, invalid(e)),
+    };
+    coded(
+        &env,
+        async move { lifecycle::set_mcp_destination(lsp.as_ref(), &destination_id).await },
+        |_, v| Ok(Json(Some(v))),
+    )
+}
+
+/// Try `start(startPort + i)` for `attempts` ports; only bind failures advance.
+#[napi(
+    ts_args_type = "start: (port: number) => Promise<StartMcpServerResult>, startPort: number, attempts?: number, onRetry?: (busyPort: number) => void",
+    ts_return_type = "Promise<StartMcpServerResult>"
+)]
+pub fn start_mcp_server_with_fallback(
+    env: Env,
+    start: Function<Unknown, Unknown>,
+    start_port: f64,
+    attempts: Option<f64>,
+    on_retry: Option<Function<Unknown, Unknown>>,
+) -> Result<AsyncBlock<Json>> {
+    let start = JsCallback::new(&env, start)?;
+    let on_retry = match on_retry {
+        Some(f) => Some(JsCallback::new(&env, f)?),
+        None => None,
+    };
+    let attempts = attempts
+        .filter(|a| a.is_finite() && *a >= 1.0)
+        .map(|a| a as u32)
+        .unwrap_or(lifecycle::DEFAULT_PORT_ATTEMPTS);
+    coded(
+        &env,
+        async move {
+            lifecycle::start_with_fallback(
+                |port| {
+                    let start = start.clone();
+                    async move {
+                        start
+                            .call_json(vec![Some(j!(port))])
+                            .await
+                            .map(|v| v.unwrap_or(Value::Null))
+                            .map_err(EngineError::new)
+                    }
+                },
+                start_port as i64,
+                attempts,
+                |port| {
+                    if let Some(cb) = &on_retry {
+                        let cb = cb.clone();
+                        tokio::spawn(async move {
+                            if let Err(e) = cb.call_json(vec![Some(j!(port))]).await {
+                                log::debug(format!(
+                                    "startMcpServerWithFallback: onRetry threw: {e}"
+                                ));
+                            }
+                        });
+                    }
+                },
+            )
+            .await
+        },
+        |_, v| Ok(Json(Some(v))),
+    )
+}
+
+/// The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server (protocol
+/// 2025-06-18, JSON or SSE answers, optional session, pagination, 404 re-initialisation
+/// without replay, DELETE on close).
+#[napi]
+pub struct AdtLsMcpClient {
+    inner: McpClient,
+}
+
+#[napi]
+impl AdtLsMcpClient {
+    #[napi(
+        constructor,
+        ts_args_type = "baseUrl: string, token: string, clientInfo?: { name: string; version: string }, timeoutMs?: number"
+    )]
+    pub fn new(
+        env: Env,
+        base_url: String,
+        token: String,
+        client_info: Option<Object>,
+        timeout_ms: Option<f64>,
+    ) -> Result<Self> {
+        let mut info = ClientInfo::default();
+        if let Some(ci) = client_info {
+            info.name = ci.get::<String>("name")?.unwrap_or(info.name);
+            info.version = ci.get::<String>("version")?.unwrap_or(info.version);
+        }
+        let mut opts = McpClientOptions::default();
+        if let Some(t) = millis(timeout_ms) {
+            opts.timeout = t;
+        }
+        match McpClient::new(&base_url, &token, info, opts) {
+            Ok(inner) => Ok(AdtLsMcpClient { inner }),
+            Err(e) => Err(super::errors::js_error(&env, &e)),
+        }
+    }
+
+    /// Initialize (once; concurrent calls share it).
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn connect(&self, env: Env) -> Result<AsyncBlock<()>> {
+        let c = self.inner.clone();
+        coded(&env, async move { c.connect().await }, |_, ()| Ok(()))
+    }
+
+    /// Every tool, all pages, descriptors verbatim.
+    #[napi(ts_return_type = "Promise<McpTool[]>")]
+    pub fn list_tools(&self, env: Env) -> Result<AsyncBlock<Json>> {
+        let c = self.inner.clone();
+        coded(&env, async move { c.list_tools().await }, |_, v| {
+            Ok(Json(Some(Value::Array(v))))
+        })
+    }
+
+    /// `tools/call`; the CallToolResult untouched (a tool-level `isError` is not thrown).
+    #[napi(
+        ts_args_type = "name: string, args?: Record<string, unknown>, opts?: { timeoutMs?: number }",
+        ts_return_type = "Promise<unknown>"
+    )]
+    pub fn call_tool(
+        &self,
+        env: Env,
+        name: String,
+        args: Option<Unknown>,
+        opts: Option<Object>,
+    ) -> Result<AsyncBlock<Json>> {
+        let args = match json::from_js_opt(&env, args) {
+            Ok(a) => a.unwrap_or_else(|| j!({})),
+            Err(e) => return rejected(&env, invalid(e)),
+        };
+        let timeout = opts
+            .and_then(|o| o.get::<f64>("timeoutMs").ok().flatten())
+            .and_then(|m| millis(Some(m)));
+        let c = self.inner.clone();
+        coded(
+            &env,
+            async move { c.call_tool(&name, args, timeout).await },
+            |_, v| Ok(Json(Some(v))),
+        )
+    }
+
+    /// Any other request, e.g. `ping`.
+    #[napi(
+        ts_args_type = "method: string, params?: unknown, opts?: { timeoutMs?: number }",
+        ts_return_type = "Promise<unknown>"
+    )]
+    pub fn request(
+        &self,
+        env: Env,
+        method: String,
+        params: Option<Unknown>,
+        opts: Option<Object>,
+    ) -> Result<AsyncBlock<Json>> {
+        let params = match json::from_js_opt(&env, params) {
+            Ok(p) => p,
+            Err(e) => return rejected(&env, invalid(e)),
+        };
+        let timeout = opts
+            .and_then(|o| o.get::<f64>("timeoutMs").ok().flatten())
+            .and_then(|m| millis(Some(m)));
+        let c = self.inner.clone();
+        coded(
+            &env,
+            async move { c.request(&method, params, timeout).await },
+            |_, v| Ok(Json(Some(v))),
+        )
+    }
+
+    /// End the session (DELETE when one exists).
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn close(&self, env: Env) -> Result<AsyncBlock<()>> {
+        let c = self.inner.clone();
+        coded(&env, async move { c.close().await }, |_, ()| Ok(()))
+    }
+
+    #[napi(getter, ts_return_type = "string | undefined")]
+    pub fn session_id(&self) -> OrUndefined<String> {
+        OrUndefined(self.inner.session_id())
+    }
+
+    #[napi(getter, ts_return_type = "string | undefined")]
+    pub fn protocol_version(&self) -> OrUndefined<String> {
+        OrUndefined(self.inner.protocol_version())
+    }
+}
