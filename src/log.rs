@@ -61,3 +61,41 @@ pub fn warn(message: impl AsRef<str>) {
 pub fn error(message: impl AsRef<str>) {
     log(Level::Error, message)
 }
+
+/// One process-wide capture for tests: every test module that inspects log lines uses this
+/// sink, so installing it from several modules can never steal another module's lines.
+#[cfg(test)]
+pub mod testing {
+    use super::{set_sink, Level, Sink};
+    use std::sync::{Arc, Mutex, OnceLock};
+
+    #[derive(Default)]
+    struct Capture(Mutex<Vec<(Level, String)>>);
+
+    impl Sink for Capture {
+        fn log(&self, level: Level, message: String) {
+            if let Ok(mut lines) = self.0.lock() {
+                lines.push((level, message));
+            }
+        }
+    }
+
+    fn capture() -> &'static Arc<Capture> {
+        static CAPTURE: OnceLock<Arc<Capture>> = OnceLock::new();
+        CAPTURE.get_or_init(|| {
+            let capture = Arc::new(Capture::default());
+            set_sink(Some(capture.clone()));
+            capture
+        })
+    }
+
+    /// Start capturing (idempotent).
+    pub fn capture_logs() {
+        capture();
+    }
+
+    /// Every line captured so far in this test process.
+    pub fn lines() -> Vec<(Level, String)> {
+        capture().0.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+}

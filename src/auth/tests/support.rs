@@ -4,7 +4,7 @@
 
 use crate::auth::strategy::{InteractiveUi, PromptField, TokenProvider};
 use crate::error::{Error, Result};
-use crate::log::{self, Level, Sink};
+use crate::log::{self, Level};
 use crate::lsp::{BoxFuture, LspRequester};
 use bytes::Bytes;
 use http_body_util::Full;
@@ -15,7 +15,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::TcpListener;
 
@@ -79,30 +79,18 @@ impl LspRequester for RecordingRequester {
 
 // ---------------------------------------------------------------- log capture
 
-struct Capture;
-
-fn lines() -> &'static Mutex<Vec<(Level, String)>> {
-    static LINES: OnceLock<Mutex<Vec<(Level, String)>>> = OnceLock::new();
-    LINES.get_or_init(|| Mutex::new(Vec::new()))
-}
-
-impl Sink for Capture {
-    fn log(&self, level: Level, message: String) {
-        lines().lock().unwrap().push((level, message));
-    }
-}
-
-/// Install the capturing sink (once per test process).
+/// Start capturing log lines (the process-wide test capture).
 pub fn capture_logs() {
-    static ONCE: OnceLock<()> = OnceLock::new();
-    ONCE.get_or_init(|| log::set_sink(Some(Arc::new(Capture))));
+    log::testing::capture_logs();
+}
+
+fn lines() -> Vec<(Level, String)> {
+    log::testing::lines()
 }
 
 /// Captured lines at `level` containing `needle`.
 pub fn logged(level: Level, needle: &str) -> Vec<String> {
     lines()
-        .lock()
-        .unwrap()
         .iter()
         .filter(|(l, m)| *l == level && m.contains(needle))
         .map(|(_, m)| m.clone())
@@ -111,12 +99,7 @@ pub fn logged(level: Level, needle: &str) -> Vec<String> {
 
 /// Every captured line.
 pub fn all_logged() -> Vec<String> {
-    lines()
-        .lock()
-        .unwrap()
-        .iter()
-        .map(|(_, m)| m.clone())
-        .collect()
+    lines().iter().map(|(_, m)| m.clone()).collect()
 }
 
 // ---------------------------------------------------------------- HTTP servers

@@ -1,9 +1,8 @@
 //! Shared test helpers: the crypto provider, a log capture sink, client construction.
 
 use crate::error::{Error, ErrorCode};
-use crate::log::{self, Level, Sink};
+use crate::log::{self, Level};
 use crate::mcp::{ClientInfo, McpClient, McpClientOptions};
-use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 pub const TOKEN: &str = "secret";
@@ -33,31 +32,13 @@ pub fn client_with(url: &str, token: &str, timeout: Duration) -> McpClient {
     }
 }
 
-/// Every log line the engine emitted in this test process.
-#[derive(Default)]
-pub struct Capture(Mutex<Vec<(Level, String)>>);
-
-impl Sink for Capture {
-    fn log(&self, level: Level, message: String) {
-        if let Ok(mut lines) = self.0.lock() {
-            lines.push((level, message));
-        }
-    }
-}
-
-pub fn logs() -> Arc<Capture> {
-    static CAPTURE: OnceLock<Arc<Capture>> = OnceLock::new();
-    CAPTURE
-        .get_or_init(|| {
-            let capture = Arc::new(Capture::default());
-            log::set_sink(Some(capture.clone()));
-            capture
-        })
-        .clone()
+/// Start capturing log lines (the process-wide test capture).
+pub fn logs() {
+    log::testing::capture_logs();
 }
 
 pub fn log_lines() -> Vec<(Level, String)> {
-    logs().0.lock().map(|l| l.clone()).unwrap_or_default()
+    log::testing::lines()
 }
 
 /// The error of `result`, failing the test on success.

@@ -3,7 +3,7 @@
 //! recorder (forward proxy / http backend), a verifying HTTPS test client, a log capture,
 //! temp dirs that clean up, and tool detection for keytool/java/openssl.
 
-use crate::log::{self, Level, Sink};
+use crate::log::{self, Level};
 use base64::Engine;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either, Full};
@@ -21,7 +21,7 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -97,30 +97,18 @@ pub fn run_ok(program: &str, args: &[&str]) -> String {
 
 // ---------------------------------------------------------------- log capture
 
-struct Capture;
-
-fn lines() -> &'static Mutex<Vec<(Level, String)>> {
-    static LINES: OnceLock<Mutex<Vec<(Level, String)>>> = OnceLock::new();
-    LINES.get_or_init(|| Mutex::new(Vec::new()))
-}
-
-impl Sink for Capture {
-    fn log(&self, level: Level, message: String) {
-        lines().lock().unwrap().push((level, message));
-    }
-}
-
-/// Install the capturing sink (idempotent).
+/// Start capturing log lines (the process-wide test capture).
 pub fn capture_logs() {
-    static ONCE: OnceLock<()> = OnceLock::new();
-    ONCE.get_or_init(|| log::set_sink(Some(Arc::new(Capture))));
+    log::testing::capture_logs();
+}
+
+fn lines() -> Vec<(Level, String)> {
+    log::testing::lines()
 }
 
 /// Captured lines at `level` that contain `needle`.
 pub fn logged(level: Level, needle: &str) -> Vec<String> {
     lines()
-        .lock()
-        .unwrap()
         .iter()
         .filter(|(l, m)| *l == level && m.contains(needle))
         .map(|(_, m)| m.clone())
