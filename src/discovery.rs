@@ -5,6 +5,7 @@
 //! cwd) comes in through [`DiscoverOptions`] so the rules stay testable.
 
 use crate::error::{Error, Result};
+use crate::process::host::HostEnv;
 use crate::version::{compare_versions, parse_version_prefix, ParsedAdtLsVersion};
 use std::cmp::Ordering;
 use std::fs;
@@ -35,11 +36,15 @@ impl DiscoverOptions {
     /// the current directory. Combine with struct update syntax:
     /// `DiscoverOptions { explicit_path, ..DiscoverOptions::from_env() }`.
     pub fn from_env() -> Self {
+        Self::from_host(&HostEnv::from_os())
+    }
+
+    /// Options carrying the given host state (`process.env.ADT_LS_PATH`, home, cwd).
+    pub fn from_host(host: &HostEnv) -> Self {
         DiscoverOptions {
-            env_adt_ls_path: std::env::var_os("ADT_LS_PATH")
-                .map(|v| v.to_string_lossy().into_owned()),
-            home: dirs::home_dir(),
-            cwd: std::env::current_dir().ok(),
+            env_adt_ls_path: host.var("ADT_LS_PATH"),
+            home: host.home.clone(),
+            cwd: host.cwd.clone(),
             ..DiscoverOptions::default()
         }
     }

@@ -6,6 +6,7 @@ use crate::auth::Strategy;
 use crate::driver::{DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT};
 use crate::error::{Error, Result};
 use crate::mcp::lifecycle::DEFAULT_MCP_PORT;
+use crate::process::host::HostEnv;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,6 +66,8 @@ pub struct ClientOptions {
     pub request_timeout: Duration,
     pub mcp_timeout: Duration,
     pub logon_timeout: Duration,
+    /// The host state (`process.env`, temp dir, home, cwd); `None`: the OS's.
+    pub host: Option<HostEnv>,
 }
 
 impl Default for ClientOptions {
@@ -82,6 +85,7 @@ impl Default for ClientOptions {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             mcp_timeout: crate::mcp::DEFAULT_TIMEOUT,
             logon_timeout: DEFAULT_LOGON_TIMEOUT,
+            host: None,
         }
     }
 }

@@ -16,6 +16,7 @@ use crate::mcp::lifecycle::{
     effective_port_and_token, start_mcp_server, start_with_fallback, DEFAULT_PORT_ATTEMPTS,
 };
 use crate::mcp::{McpClient, McpClientOptions};
+use crate::process::host::HostEnv;
 use crate::process::{dirs, ids, reaper};
 use serde_json::json;
 use std::path::PathBuf;
@@ -56,11 +57,12 @@ impl Made {
 
 pub async fn create(opts: ClientOptions) -> Result<Client> {
     opts.validate()?;
+    let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
     let bin = discovery::resolve_adt_ls_path(&DiscoverOptions {
         explicit_path: opts.adt_ls_path.clone(),
-        ..DiscoverOptions::from_env()
+        ..DiscoverOptions::from_host(&host)
     })?;
-    let work_base = dirs::make_temp_dir("adt-ls-client-")?;
+    let work_base = dirs::make_temp_dir(&host.temp_dir(), "adt-ls-client-")?;
     reaper::track_path(work_base.clone());
     let mut made = Made {
         work_base: Some(work_base.clone()),
@@ -104,6 +106,7 @@ async fn build(
             extra_args: opts.extra_args.clone(),
             client_info: ClientInfo::default(),
             request_timeout: opts.request_timeout,
+            host: opts.host.clone(),
         },
     );
     made.driver = Some(driver.clone());

@@ -12,6 +12,7 @@ use crate::error::{codes, Error, Result};
 use crate::identity::ClientInfo;
 use crate::log;
 use crate::lsp::{BoxFuture, CloseHook, CloseReason, Connection, Handlers, LspRequester};
+use crate::process::host::HostEnv;
 use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener, reaper};
 use crate::version;
 use router::{NotificationListener, Router, ServerRequestHandler};
@@ -45,6 +46,8 @@ pub struct DriverOptions {
     pub client_info: ClientInfo,
     /// Bound on each LSP request unless the call gives its own.
     pub request_timeout: Duration,
+    /// The host state to use (environment, temp dir); `None`: the OS's at start time.
+    pub host: Option<HostEnv>,
 }
 
 impl Default for DriverOptions {
@@ -55,6 +58,7 @@ impl Default for DriverOptions {
             extra_args: Vec::new(),
             client_info: ClientInfo::default(),
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            host: None,
         }
     }
 }
@@ -275,19 +279,18 @@ impl Driver {
         made: &mut Made,
     ) -> Result<Session> {
         let opts = &self.inner.opts;
+        let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
+        let temp_dir = host.temp_dir();
         let (data_dir, owns_data_dir) = match &opts.data_dir {
             Some(d) => (d.clone(), false),
-            None => (
-                dirs::temp_dir().join(format!("adt-ls-{}", ids::short_id()?)),
-                true,
-            ),
+            None => (temp_dir.join(format!("adt-ls-{}", ids::short_id()?)), true),
         };
         dirs::create_private_dir_all(&data_dir)?;
         if owns_data_dir {
             reaper::track_path(data_dir.clone());
             made.owned_dir = Some(data_dir.clone());
         }
-        let mut listener = PipeListener::bind()?;
+        let mut listener = PipeListener::bind(&temp_dir)?;
         let address = listener.address().to_string();
         #[cfg(unix)]
         {
@@ -296,7 +299,12 @@ impl Driver {
         }
         let data_dir_text = data_dir.to_string_lossy().into_owned();
         let argv = args::compose_spawn_args(&data_dir_text, &address, &opts.extra_args);
-        let child = Arc::new(child::spawn(&self.inner.bin_path, &argv, &opts.extra_env)?);
+        let child = Arc::new(child::spawn(
+            &self.inner.bin_path,
+            &argv,
+            host.vars.as_deref(),
+            &opts.extra_env,
+        )?);
         made.child = Some(child.clone());
 
         // Race: adt-ls connects / exits / the clock runs out / dispose().

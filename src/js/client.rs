@@ -136,7 +136,10 @@ fn client_options(
     opts: Option<Unknown>,
 ) -> std::result::Result<ClientOptions, EngineError> {
     let invalid = |m: String| EngineError::coded(codes::INVALID_ARG, m);
-    let mut o = ClientOptions::default();
+    let mut o = ClientOptions {
+        host: Some(super::host::capture(env)),
+        ..ClientOptions::default()
+    };
     let Some(opts) = opts else { return Ok(o) };
     if !matches!(opts.get_type(), Ok(ValueType::Object)) {
         return Ok(o);

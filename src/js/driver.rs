@@ -49,7 +49,10 @@ impl AdtLsDriver {
         ts_args_type = "binPath: string, opts?: AdtLsDriverOptions"
     )]
     pub fn new(env: Env, bin_path: String, opts: Option<Object>) -> Result<Self> {
-        let mut options = DriverOptions::default();
+        let mut options = DriverOptions {
+            host: Some(super::host::capture(&env)),
+            ..DriverOptions::default()
+        };
         let mut handlers = Vec::new();
         if let Some(opts) = opts {
             if let Some(dir) = opts.get::<String>("dataDir")? {

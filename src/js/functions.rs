@@ -93,10 +93,10 @@ pub fn platform_sub_path(
 
 /// The VS Code, Cursor and VS Code Insiders extension roots under `home`.
 #[napi(ts_args_type = "home?: string")]
-pub fn default_extension_dirs(home: Option<String>) -> Vec<String> {
+pub fn default_extension_dirs(env: Env, home: Option<String>) -> Vec<String> {
     let home = home
         .map(PathBuf::from)
-        .or_else(dirs::home_dir)
+        .or_else(|| super::host::capture(&env).home)
         .unwrap_or_default();
     discovery::default_extension_dirs(&home)
         .into_iter()
@@ -108,7 +108,7 @@ pub fn default_extension_dirs(home: Option<String>) -> Vec<String> {
 /// `sapse.adt-vscode` install across VS Code, Cursor and Insiders.
 #[napi(ts_args_type = "opts?: DiscoverOptions")]
 pub fn resolve_adt_ls_path(env: Env, opts: Option<Object>) -> Result<String> {
-    let mut o = DiscoverOptions::from_env();
+    let mut o = DiscoverOptions::from_host(&super::host::capture(&env));
     if let Some(opts) = opts {
         o.explicit_path = opts.get::<String>("explicitPath")?;
         o.repo_root = opts.get::<String>("repoRoot")?.map(PathBuf::from);

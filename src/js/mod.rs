@@ -7,6 +7,7 @@ mod client;
 mod driver;
 mod errors;
 mod functions;
+mod host;
 mod json;
 mod logger;
 mod mcp;

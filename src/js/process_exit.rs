@@ -7,6 +7,7 @@ use napi::bindgen_prelude::*;
 #[napi(module_exports)]
 pub fn register_exit_cleanup(_exports: Object, env: Env) -> Result<()> {
     env.add_env_cleanup_hook((), |_| crate::process::reaper::reap_all())?;
+    super::host::on_exit(&env, crate::process::reaper::reap_all)?;
     register_atexit();
     Ok(())
 }

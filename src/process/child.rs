@@ -61,9 +61,19 @@ pub struct ChildProcess {
     drained: watch::Receiver<usize>,
 }
 
-/// Spawn `program` with `args`, the parent environment overlaid with `env`.
-pub fn spawn(program: &Path, args: &[String], env: &[(String, String)]) -> Result<ChildProcess> {
+/// Spawn `program` with `args` and the base environment (`None`: the OS's) overlaid with
+/// `env`.
+pub fn spawn(
+    program: &Path,
+    args: &[String],
+    base_env: Option<&[(String, String)]>,
+    env: &[(String, String)],
+) -> Result<ChildProcess> {
     let mut cmd = tokio::process::Command::new(program);
+    if let Some(base) = base_env {
+        cmd.env_clear()
+            .envs(base.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    }
     cmd.args(args)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .stdin(Stdio::null())
@@ -253,7 +263,7 @@ mod tests {
 
     #[tokio::test]
     async fn missing_binary_is_enoent_in_nodes_words() {
-        let err = spawn(Path::new("/nonexistent/adt-ls"), &[], &[])
+        let err = spawn(Path::new("/nonexistent/adt-ls"), &[], None, &[])
             .err()
             .unwrap();
         assert_eq!(err.message, "spawn /nonexistent/adt-ls ENOENT");
@@ -265,6 +275,7 @@ mod tests {
         let child = spawn(
             Path::new("/bin/sh"),
             &["-c".into(), "echo out; echo err >&2; exit 3".into()],
+            None,
             &[("X".into(), "1".into())],
         )
         .unwrap();
@@ -280,6 +291,7 @@ mod tests {
         let child = spawn(
             Path::new("/bin/sh"),
             &["-c".into(), "sleep 30 & sleep 30".into()],
+            None,
             &[],
         )
         .unwrap();

@@ -16,9 +16,8 @@ pub fn create_private_dir_all(path: &Path) -> Result<()> {
     make_private(path)
 }
 
-/// Create a fresh, uniquely named private directory `<tmp>/<prefix><random>`, like `mkdtemp`.
-pub fn make_temp_dir(prefix: &str) -> Result<PathBuf> {
-    let base = temp_dir();
+/// Create a fresh, uniquely named private directory `<base>/<prefix><random>`, like `mkdtemp`.
+pub fn make_temp_dir(base: &Path, prefix: &str) -> Result<PathBuf> {
     for _ in 0..16 {
         let candidate = base.join(format!("{prefix}{}", ids::random_hex(4)?));
         match std::fs::create_dir(&candidate) {
@@ -66,8 +65,8 @@ mod tests {
 
     #[test]
     fn temp_dirs_are_unique_private_and_removable() {
-        let a = make_temp_dir("adt-ls-test-").unwrap();
-        let b = make_temp_dir("adt-ls-test-").unwrap();
+        let a = make_temp_dir(&temp_dir(), "adt-ls-test-").unwrap();
+        let b = make_temp_dir(&temp_dir(), "adt-ls-test-").unwrap();
         assert_ne!(a, b);
         #[cfg(unix)]
         {

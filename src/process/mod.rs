@@ -4,6 +4,7 @@
 pub mod args;
 pub mod child;
 pub mod dirs;
+pub mod host;
 pub mod ids;
 pub mod pipe;
 pub mod reaper;

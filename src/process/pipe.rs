@@ -25,16 +25,16 @@ pub struct PipeListener {
 }
 
 impl PipeListener {
-    /// Choose a fresh address and start listening on it.
-    pub fn bind() -> Result<PipeListener> {
+    /// Choose a fresh address (a socket file in `temp_dir` on Unix) and listen on it.
+    pub fn bind(temp_dir: &std::path::Path) -> Result<PipeListener> {
         let id = ids::short_id()?;
-        Self::bind_id(&id)
+        Self::bind_id(temp_dir, &id)
     }
 
     #[cfg(unix)]
-    fn bind_id(id: &str) -> Result<PipeListener> {
+    fn bind_id(temp_dir: &std::path::Path, id: &str) -> Result<PipeListener> {
         let name = format!("adt-ls-{id}.sock");
-        let mut path = super::dirs::temp_dir().join(&name);
+        let mut path = temp_dir.join(&name);
         if path.as_os_str().len() > MAX_SOCKET_PATH {
             path = std::path::PathBuf::from("/tmp").join(&name);
         }
@@ -48,7 +48,7 @@ impl PipeListener {
     }
 
     #[cfg(windows)]
-    fn bind_id(id: &str) -> Result<PipeListener> {
+    fn bind_id(_temp_dir: &std::path::Path, id: &str) -> Result<PipeListener> {
         use tokio::net::windows::named_pipe::ServerOptions;
         let address = format!(r"\\.\pipe\adt-ls-{id}");
         let server = ServerOptions::new()
@@ -137,7 +137,7 @@ mod tests {
 
     #[tokio::test]
     async fn short_path_first_connection_wins_and_later_ones_are_dropped() {
-        let mut listener = PipeListener::bind().unwrap();
+        let mut listener = PipeListener::bind(&std::env::temp_dir()).unwrap();
         let address = listener.address().to_string();
         assert!(address.len() <= MAX_SOCKET_PATH);
         assert!(address.ends_with(".sock"));
