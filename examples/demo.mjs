@@ -1,45 +1,96 @@
-// The quick-start demo: find adt-ls (ADT_LS_PATH, vendor/, or the newest sapse.adt-vscode
-// install) or, when none is installed, use the bundled simulator; start it, show the
-// handshake and capabilities, and shut it down.
+// The quick-start demo (`npm run demo`).
 //
-//   npm run demo            # discovered adt-ls, else the simulator
-//   ADTLS_DEMO_SIMULATOR=1 npm run demo   # always the simulator
+// With a real adt-ls installed (ADT_LS_PATH, vendor/adt-ls/, or the newest sapse.adt-vscode
+// install) it starts it; with ADTLS_DEMO_URL / ADTLS_DEMO_USER / ADTLS_DEMO_PASSWORD it also
+// logs on to that SAP system (ADTLS_DEMO_SELF_SIGNED=1 for a self-signed one). Without an
+// adt-ls it runs the bundled simulator: a fake editor install in a temporary HOME and a
+// simulated SAP system over real TLS, so the whole connected path runs offline.
+//
+//   npm run demo
+//   ADTLS_DEMO_SIMULATOR=1 npm run demo    # always the simulator
+//   ADTLS_DEMO_VERBOSE=1 npm run demo      # show the library's log on stderr
 
-import { AdtLsDriver, resolveAdtLsPath, setLogger, stderrLogger } from '../index.js';
-import { simulatorBinPath } from '../simulator/lib/install.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { basic, createAdtLs, resolveAdtLsPath, setLogger, stderrLogger } from '../index.js';
+import { installFakeExtension } from '../simulator/lib/install.mjs';
+import { startSapBackend } from '../simulator/lib/sap/index.mjs';
 
 if (process.env.ADTLS_DEMO_VERBOSE) setLogger(stderrLogger('[demo]'));
 
-function chooseAdtLs() {
-  if (!process.env.ADTLS_DEMO_SIMULATOR) {
-    try {
-      const bin = resolveAdtLsPath();
-      return { label: `adt-ls at ${bin}`, driver: new AdtLsDriver(bin) };
-    } catch (e) {
-      console.log(`No adt-ls installed (${e.message.split('\n')[0]})`);
-    }
+const ms = (t0) => `${(performance.now() - t0).toFixed(0)} ms`;
+const cleanups = [];
+
+/** The options for a real adt-ls, or null when none is installed (or the simulator is asked for). */
+function realAdtLs() {
+  if (process.env.ADTLS_DEMO_SIMULATOR) return null;
+  let path;
+  try {
+    path = resolveAdtLsPath();
+  } catch (e) {
+    console.log(`No adt-ls installed (${e.message.split('\n')[0]})`);
+    return null;
   }
+  const { ADTLS_DEMO_URL: url, ADTLS_DEMO_USER: user, ADTLS_DEMO_PASSWORD: password } = process.env;
+  const label = `adt-ls at ${path}`;
+  if (!url || !user || !password) return { label: `${label} (foundation mode)`, opts: { adtLs: { path } } };
   return {
-    label: 'the adt-ls simulator',
-    driver: new AdtLsDriver(process.execPath, { extraArgs: [simulatorBinPath()], extraEnv: { ADTLS_SIM_QUIET: '1' } }),
+    label: `${label}, SAP system ${url}`,
+    opts: {
+      adtLs: { path },
+      connection: { systemUrl: url, selfSigned: process.env.ADTLS_DEMO_SELF_SIGNED === '1' },
+      auth: basic(user, password),
+    },
   };
 }
 
-const { label, driver } = chooseAdtLs();
-console.log(`Starting ${label} ...`);
-const t0 = performance.now();
+/** The simulator: a fake install in a temporary HOME and a simulated SAP system. */
+async function simulator() {
+  const home = mkdtempSync(join(tmpdir(), 'adt-ls-demo-'));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const { binPath } = installFakeExtension({ home });
+  const sap = await startSapBackend({ tls: 'self-signed', users: { DEVELOPER: 'Developer#1' } });
+  cleanups.push(() => sap.close());
+  return {
+    label: `the adt-ls simulator and a simulated SAP system at ${sap.url} (self-signed TLS)`,
+    opts: {
+      adtLs: { path: binPath, extraEnv: { ADTLS_SIM_QUIET: '1' } },
+      connection: { systemUrl: sap.url, selfSigned: true },
+      auth: basic('DEVELOPER', 'Developer#1'),
+    },
+  };
+}
+
+const target = realAdtLs() ?? (await simulator());
+console.log(`Starting ${target.label} ...`);
+let t0 = performance.now();
+const client = await createAdtLs(target.opts);
 try {
-  const init = await driver.start();
-  const ms = (performance.now() - t0).toFixed(0);
-  const caps = init.capabilities;
-  console.log(`Handshake done in ${ms} ms: ${init.serverInfo?.name} ${init.serverInfo?.version}`);
-  const providers = Object.entries(caps)
+  const health = client.health();
+  console.log(`Ready in ${ms(t0)}: ${health.adtLsName} ${health.adtLsVersion}, MCP on port ${health.mcpPort}`);
+  console.log(`Destination: ${health.connected ? `${health.destination} (logged on, backend live: ${health.backendLive})` : 'none (foundation mode)'}`);
+
+  t0 = performance.now();
+  const caps = await client.capabilities();
+  const providers = Object.entries(caps.lsp)
     .filter(([k, v]) => k.endsWith('Provider') && v !== false)
     .map(([k]) => k.replace(/Provider$/, ''));
-  console.log(`Capabilities (${Object.keys(caps).length} keys): ${providers.join(', ')}`);
-  const legend = caps.semanticTokensProvider?.legend;
-  if (legend) console.log(`Semantic tokens: ${legend.tokenTypes.length} types, ${legend.tokenModifiers.length} modifiers`);
+  console.log(`\nLSP capabilities: ${providers.join(', ')}`);
+  console.log(`MCP tools (${caps.tools.length}, listed in ${ms(t0)}):`);
+  for (const tool of caps.tools) {
+    const summary = (tool.description ?? '').split('. ')[0].slice(0, 70);
+    console.log(`  - ${tool.name.padEnd(50)} ${summary}`);
+  }
+
+  if (health.connected) {
+    t0 = performance.now();
+    const found = await client.repository.search('CL_ABAP_*', { types: ['CLAS/OC'], maxResults: 5 });
+    console.log(`\nSearch CL_ABAP_* (${ms(t0)}): ${found.references.map((r) => r.name).join(', ')}`);
+    console.log('Destinations:', JSON.stringify(await client.listDestinations()));
+  }
 } finally {
-  await driver.dispose();
-  console.log('Disposed: adt-ls stopped, temp files removed.');
+  await client.dispose();
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  console.log('\nDisposed: adt-ls stopped, proxy closed, temp files removed.');
 }
