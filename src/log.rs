@@ -98,4 +98,18 @@ pub mod testing {
     pub fn lines() -> Vec<(Level, String)> {
         capture().0.lock().map(|l| l.clone()).unwrap_or_default()
     }
+
+    /// Captured lines at `level` that contain `needle`.
+    pub fn logged(level: Level, needle: &str) -> Vec<String> {
+        lines()
+            .into_iter()
+            .filter(|(l, m)| *l == level && m.contains(needle))
+            .map(|(_, m)| m)
+            .collect()
+    }
+
+    /// Every captured message.
+    pub fn all_logged() -> Vec<String> {
+        lines().into_iter().map(|(_, m)| m).collect()
+    }
 }

@@ -4,7 +4,6 @@
 
 use crate::auth::strategy::{InteractiveUi, PromptField, TokenProvider};
 use crate::error::{Error, Result};
-use crate::log::{self, Level};
 use crate::lsp::{BoxFuture, LspRequester};
 use bytes::Bytes;
 use http_body_util::Full;
@@ -79,28 +78,7 @@ impl LspRequester for RecordingRequester {
 
 // ---------------------------------------------------------------- log capture
 
-/// Start capturing log lines (the process-wide test capture).
-pub fn capture_logs() {
-    log::testing::capture_logs();
-}
-
-fn lines() -> Vec<(Level, String)> {
-    log::testing::lines()
-}
-
-/// Captured lines at `level` containing `needle`.
-pub fn logged(level: Level, needle: &str) -> Vec<String> {
-    lines()
-        .iter()
-        .filter(|(l, m)| *l == level && m.contains(needle))
-        .map(|(_, m)| m.clone())
-        .collect()
-}
-
-/// Every captured line.
-pub fn all_logged() -> Vec<String> {
-    lines().iter().map(|(_, m)| m.clone()).collect()
-}
+pub use crate::log::testing::{all_logged, capture_logs, logged};
 
 // ---------------------------------------------------------------- HTTP servers
 

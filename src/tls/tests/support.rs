@@ -3,7 +3,6 @@
 //! recorder (forward proxy / http backend), a verifying HTTPS test client, a log capture,
 //! temp dirs that clean up, and tool detection for keytool/java/openssl.
 
-use crate::log::{self, Level};
 use base64::Engine;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either, Full};
@@ -97,23 +96,7 @@ pub fn run_ok(program: &str, args: &[&str]) -> String {
 
 // ---------------------------------------------------------------- log capture
 
-/// Start capturing log lines (the process-wide test capture).
-pub fn capture_logs() {
-    log::testing::capture_logs();
-}
-
-fn lines() -> Vec<(Level, String)> {
-    log::testing::lines()
-}
-
-/// Captured lines at `level` that contain `needle`.
-pub fn logged(level: Level, needle: &str) -> Vec<String> {
-    lines()
-        .iter()
-        .filter(|(l, m)| *l == level && m.contains(needle))
-        .map(|(_, m)| m.clone())
-        .collect()
-}
+pub use crate::log::testing::{capture_logs, logged};
 
 // ---------------------------------------------------------------- PKI
 
