@@ -175,7 +175,10 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
         |port| start_mcp_server(driver, json!(port), &token),
         opts.mcp_port,
         DEFAULT_PORT_ATTEMPTS,
-        |port| log::warn(format!("adt-ls MCP port {port} busy — trying {}", port + 1)),
+        |port| {
+            log::warn(format!("adt-ls MCP port {port} busy — trying {}", port + 1));
+            async {}
+        },
     )
     .await?;
     let (port, token) = effective_port_and_token(&started, opts.mcp_port, &token);

@@ -125,15 +125,11 @@ pub fn start_mcp_server_with_fallback(
                 start_port as i64,
                 attempts,
                 |port| {
-                    if let Some(cb) = &on_retry {
-                        let cb = cb.clone();
-                        tokio::spawn(async move {
-                            if let Err(e) = cb.call_json(vec![Some(j!(port))]).await {
-                                log::debug(format!(
-                                    "startMcpServerWithFallback: onRetry threw: {e}"
-                                ));
-                            }
-                        });
+                    let cb = on_retry.clone();
+                    async move {
+                        if let Some(cb) = cb {
+                            notify_retry(&cb, port).await;
+                        }
                     }
                 },
             )
@@ -141,6 +137,20 @@ pub fn start_mcp_server_with_fallback(
         },
         |_, v| Ok(Json(Some(v))),
     )
+}
+
+/// How long the fallback loop waits for `onRetry` (a promise that never settles must not stall
+/// it, decisions D5.3).
+const ON_RETRY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `onRetry(busyPort)` before the next attempt, as the reference orders it; a throw, a
+/// rejection or a hang is logged and ignored.
+async fn notify_retry(cb: &JsCallback, busy_port: i64) {
+    match tokio::time::timeout(ON_RETRY_WAIT, cb.call_json(vec![Some(j!(busy_port))])).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => log::debug(format!("startMcpServerWithFallback: onRetry threw: {e}")),
+        Err(_) => log::debug("startMcpServerWithFallback: onRetry did not settle; continuing"),
+    }
 }
 
 /// The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server (protocol

@@ -51,10 +51,10 @@ pub fn is_bind_error(message: &str) -> bool {
     .any(|needle| m.contains(needle))
 }
 
-/// Try `start(start_port + i)` for `i` in `0..attempts`: a bind failure calls `on_retry(port)`
-/// and moves on, any other error is returned at once, and after the last attempt its error is
-/// returned. `attempts` below 1 counts as 1.
-pub async fn start_with_fallback<F, Fut, R>(
+/// Try `start(start_port + i)` for `i` in `0..attempts`: a bind failure awaits
+/// `on_retry(port)` and moves on, any other error is returned at once, and after the last
+/// attempt its error is returned. `attempts` below 1 counts as 1.
+pub async fn start_with_fallback<F, Fut, R, RFut>(
     mut start: F,
     start_port: i64,
     attempts: u32,
@@ -63,7 +63,8 @@ pub async fn start_with_fallback<F, Fut, R>(
 where
     F: FnMut(i64) -> Fut,
     Fut: Future<Output = Result<Value>>,
-    R: FnMut(i64),
+    R: FnMut(i64) -> RFut,
+    RFut: Future<Output = ()>,
 {
     let attempts = attempts.max(1);
     let mut last = Error::new("startMcpServerWithFallback: no attempt was made");
@@ -73,7 +74,7 @@ where
             Ok(v) => return Ok(v),
             Err(e) if is_bind_error(&e.message) => {
                 if i + 1 < attempts {
-                    on_retry(port);
+                    on_retry(port).await;
                 }
                 last = e;
             }
@@ -165,7 +166,7 @@ mod tests {
             },
             2240,
             20,
-            |_| {},
+            |_| async {},
         )
         .await
         .unwrap();
@@ -186,7 +187,10 @@ mod tests {
             },
             2240,
             20,
-            |p| retried.lock().unwrap().push(p),
+            |p| {
+                retried.lock().unwrap().push(p);
+                async {}
+            },
         )
         .await
         .unwrap();
@@ -204,7 +208,7 @@ mod tests {
             },
             2240,
             20,
-            |_| {},
+            |_| async {},
         )
         .await
         .unwrap_err();
@@ -214,7 +218,7 @@ mod tests {
             |p| async move { Err(Error::new(format!("EADDRINUSE {p}"))) },
             3000,
             3,
-            |_| {},
+            |_| async {},
         )
         .await
         .unwrap_err();
