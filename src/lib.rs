@@ -2,7 +2,10 @@
 //! N-API layer (`js`). Every other module is plain Rust and knows nothing about N-API.
 
 // Nothing reachable from JS may panic: no unwrap/expect/panic outside tests.
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 #[cfg(not(test))]
 #[macro_use]

@@ -232,7 +232,18 @@ export interface ConnectionOptions {
 }
 
 export interface CreateAdtLsOptions {
-  adtLs?: { path?: string; extraArgs?: string[] }
+  adtLs?: {
+    /** The adt-ls binary (must be a file); otherwise discovered. */
+    path?: string
+    /** Arguments placed before adt-ls's own (JVM or JCo flags, `-consoleLog`). */
+    extraArgs?: string[]
+    /** More environment for adt-ls (adt-ls-native). */
+    extraEnv?: Record<string, string>
+    /** Bound on each start phase in ms, default 60 000 (adt-ls-native). */
+    startTimeoutMs?: number
+    /** Bound on each LSP request in ms, default 300 000 (adt-ls-native). */
+    requestTimeoutMs?: number
+  }
   connection?: ConnectionOptions
   auth?: LogonStrategy
   /** adt-ls destination id. Default 'ADTLS'. */
@@ -241,6 +252,10 @@ export interface CreateAdtLsOptions {
   mcpPort?: number
   /** Activity-gated keep-alive. Default true. */
   keepAlive?: boolean
+  /** Bound on each MCP call in ms, default 120 000 (adt-ls-native). */
+  mcpTimeoutMs?: number
+  /** Bound on `ensureLoggedOn` in ms, default 300 000 (adt-ls-native). */
+  logonTimeoutMs?: number
 }
 
 export interface HealthInfo {

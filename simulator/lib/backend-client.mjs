@@ -170,7 +170,10 @@ export function createBackendClient({ systemUrl, trust, userAgentInfos, timeoutM
       state.client = res.body?.client ?? client;
       const discovery = await request('GET', withClient(new URL('/sap/bc/adt/discovery', systemUrl).href, state.client));
       if (discovery.status !== 200 || typeof discovery.body?.base !== 'string') throw failure(discovery);
-      state.base = discovery.body.base;
+      // Like ADT's own service links, only the path is used: adt-ls keeps talking to the
+      // destination's systemUrl (the localhost proxy when one fronts the system), whatever
+      // host name the backend saw.
+      state.base = new URL(new URL(discovery.body.base).pathname, systemUrl).href.replace(/\/$/, '');
       return { user: state.user, client: state.client };
     },
 

@@ -27,6 +27,6 @@ pub use reentrance::{perform_reentrance_logon, Credentials};
 pub use reentrance_handler::ReentranceHandler;
 pub use reentrance_http::REENTRANCE_REQUEST_TIMEOUT;
 pub use strategy::{
-    ClientCertPem, InteractiveUi, Kind, Logon, LogonContext, PromptField, Registrar, Strategy,
-    TokenProvider, TokenSource,
+    ClientCertPem, FailureListener, InteractiveUi, Kind, Logon, LogonContext, PromptField,
+    Registrar, Strategy, TokenProvider, TokenSource,
 };

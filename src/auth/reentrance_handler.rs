@@ -1,7 +1,8 @@
 //! The `requestBrowserBasedLogon` handler of the headless strategies (basic, bearer,
 //! clientCert). It answers `true` AT ONCE and runs the reentrance flow in the background:
 //! adt-ls's ticket listener answers the delivery only after it has that reply, so awaiting
-//! the flow first would deadlock (wire.md §8.2). Background failures are only logged.
+//! the flow first would deadlock (wire.md §8.2). Background failures are logged and told to
+//! the context's failure listener.
 
 use super::logon_url::extract_logon_url;
 use super::reentrance::{perform_reentrance_logon_within, Credentials};
@@ -122,9 +123,14 @@ impl ServerRequestHandler for ReentranceHandler {
                 "reentrance logon failed"
             };
             // Fire and forget: the reply must not wait for the flow.
+            let on_failure = job.ctx.on_failure.clone();
             tokio::spawn(async move {
                 if let Err(e) = job.logon(logon_url).await {
-                    log::warn(format!("{failure_prefix}: {}", e.message));
+                    let message = format!("{failure_prefix}: {}", e.message);
+                    log::warn(&message);
+                    if let Some(listener) = on_failure {
+                        listener(message);
+                    }
                 }
             });
             Ok(Value::Bool(true))

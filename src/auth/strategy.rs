@@ -65,6 +65,10 @@ pub trait Registrar: Send + Sync {
     fn register(&self, driver: &Driver, ctx: &LogonContext) -> BoxFuture<Result<()>>;
 }
 
+/// Told about a background logon failure (the headless ticket flow), so a waiting
+/// `ensureLoggedOn` can end at once with the real cause instead of timing out.
+pub type FailureListener = Arc<dyn Fn(String) + Send + Sync>;
+
 /// What a strategy needs to know when it registers its handlers.
 #[derive(Clone, Default)]
 pub struct LogonContext {
@@ -74,6 +78,8 @@ pub struct LogonContext {
     pub extra_ca_pems: Vec<Vec<u8>>,
     /// The destination's client, sent as `sap-client` on the ticket request.
     pub sap_client: Option<String>,
+    /// Hears background failures of the ticket flow (already logged as warnings).
+    pub on_failure: Option<FailureListener>,
 }
 
 #[derive(Clone)]

@@ -6,19 +6,61 @@
 use super::options::{ClientOptions, ConnectionOptions};
 use super::Client;
 use crate::auth::destinations::{self, DestinationConfig, LogonInfo};
-use crate::auth::LogonContext;
+use crate::auth::{FailureListener, LogonContext};
 use crate::driver::Driver;
 use crate::error::{Error, Result};
 use crate::log;
 use crate::tls::{self, ProxyHandle, ProxyOptions, ProxyTarget};
 use serde_json::{json, Value};
+use std::future::Future;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::watch;
 
 pub const KEEP_ALIVE_INTERVAL: Duration = Duration::from_millis(180_000);
 pub const ACTIVITY_WINDOW: Duration = Duration::from_millis(900_000);
 const SESSION_DEAD: &str = "SAP session appears dead (liveness probe empty) — forcing re-logon";
+
+/// Background logon failures (the headless ticket flow), numbered so that a waiter only
+/// sees the ones that happen while it waits.
+#[derive(Clone)]
+pub struct LogonFailures {
+    tx: Arc<watch::Sender<(u64, String)>>,
+}
+
+impl Default for LogonFailures {
+    fn default() -> Self {
+        LogonFailures {
+            tx: Arc::new(watch::channel((0, String::new())).0),
+        }
+    }
+}
+
+impl LogonFailures {
+    /// The listener strategies report to.
+    pub fn listener(&self) -> FailureListener {
+        let tx = self.tx.clone();
+        Arc::new(move |message| {
+            tx.send_modify(|(n, m)| {
+                *n += 1;
+                *m = message;
+            })
+        })
+    }
+
+    /// Run `fut`; `Err(reason)` if a logon failure is reported before it finishes.
+    pub async fn race<T>(&self, fut: impl Future<Output = T>) -> std::result::Result<T, String> {
+        let mut rx = self.tx.subscribe();
+        tokio::select! {
+            out = fut => Ok(out),
+            changed = rx.changed() => match changed {
+                Ok(()) => Err(rx.borrow().1.clone()),
+                Err(_) => Err("the logon was abandoned".to_string()),
+            },
+        }
+    }
+}
 
 /// What TLS preparation produced.
 #[derive(Default)]
@@ -68,6 +110,7 @@ pub async fn logon(
     system_url: &str,
     driver: &Driver,
     tls: &PreparedTls,
+    failures: &LogonFailures,
 ) -> Result<()> {
     let strategy = opts
         .auth
@@ -77,6 +120,7 @@ pub async fn logon(
         insecure: conn.self_signed,
         extra_ca_pems: tls.extra_ca_pems.clone(),
         sap_client: Some(conn.client.clone().unwrap_or_else(|| "001".to_string())),
+        on_failure: Some(failures.listener()),
     };
     strategy.register(driver, &ctx).await?;
     destinations::create_destination(
@@ -90,7 +134,17 @@ pub async fn logon(
         },
     )
     .await?;
-    let first = destinations::ensure_logged_on(driver, dest, opts.logon_timeout).await?;
+    let first = match failures
+        .race(destinations::ensure_logged_on(
+            driver,
+            dest,
+            opts.logon_timeout,
+        ))
+        .await
+    {
+        Ok(result) => result?,
+        Err(reason) => return Err(not_connected_because(dest, &reason)),
+    };
     let mut info = LogonInfo::parse(&first).unwrap_or_default();
     if !info.is_connected() {
         if let Some(second) = destinations::get_logon_info(driver, dest)
@@ -107,6 +161,12 @@ pub async fn logon(
     } else {
         Err(not_connected(dest, &info))
     }
+}
+
+fn not_connected_because(dest: &str, reason: &str) -> Error {
+    Error::new(format!(
+        "Logon to {dest} did not reach 'connected' (disconnected: {reason})."
+    ))
 }
 
 fn not_connected(dest: &str, info: &LogonInfo) -> Error {
@@ -127,15 +187,15 @@ fn not_connected(dest: &str, info: &LogonInfo) -> Error {
 /// One re-logon: `ensureLoggedOn` then `setDestination`; `true` when connected afterwards.
 pub async fn relogon_once(client: &Client, dest: &str) -> bool {
     let inner = client.inner();
-    let ok =
-        match destinations::ensure_logged_on(&inner.driver, dest, inner.opts.logon_timeout).await {
-            Ok(info) if LogonInfo::parse(&info).is_some_and(|i| i.is_connected()) => {
-                crate::mcp::lifecycle::set_mcp_destination(&inner.driver, dest)
-                    .await
-                    .is_ok()
-            }
-            _ => false,
-        };
+    let attempt = destinations::ensure_logged_on(&inner.driver, dest, inner.opts.logon_timeout);
+    let ok = match inner.logon_failures.race(attempt).await {
+        Ok(Ok(info)) if LogonInfo::parse(&info).is_some_and(|i| i.is_connected()) => {
+            crate::mcp::lifecycle::set_mcp_destination(&inner.driver, dest)
+                .await
+                .is_ok()
+        }
+        _ => false,
+    };
     inner.state.set_connected(ok);
     ok
 }

@@ -5,12 +5,22 @@
 
 mod args;
 mod connect_session;
+mod deadline;
 mod dispatch;
+mod lifecycle;
+mod navigation;
+mod ns_args;
 pub mod options;
+mod quality;
 mod raw;
 mod repository;
+mod resolve;
+mod services;
+mod source;
 mod startup;
 pub mod state;
+mod tool_call;
+mod transport;
 
 pub use args::Args;
 pub use dispatch::METHODS;
@@ -52,6 +62,8 @@ pub(crate) struct Inner {
     pub disposed_tx: watch::Sender<bool>,
     pub background: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     pub proxy: Mutex<Option<crate::tls::proxy::ProxyHandle>>,
+    /// Background logon failures, so a re-logon ends with the cause instead of a timeout.
+    pub logon_failures: connect_session::LogonFailures,
     pub opts: ClientOptions,
 }
 
@@ -82,16 +94,18 @@ impl Client {
     /// Call a namespace method by its dotted name (e.g. `repository.search`) with the
     /// caller's JSON arguments. Synchronous work (the disposed check, the first send) happens
     /// before the future is returned, so calls keep their order.
+    /// The result is `None` for the methods that resolve `undefined` (`Promise<void>`).
     pub fn call(
         &self,
         method: &str,
         args: Args,
-    ) -> impl Future<Output = Result<Value>> + Send + 'static {
+    ) -> impl Future<Output = Result<Option<Value>>> + Send + 'static {
         let fut = dispatch::call(self, method, args);
+        let void = dispatch::VOID_METHODS.contains(&method);
         let mut disposed = self.inner.disposed_tx.subscribe();
         async move {
             tokio::select! {
-                out = fut => out,
+                out = fut => out.map(|v| (!void).then_some(v)),
                 _ = disposed.wait_for(|d| *d) => Err(Error::new(state::DISPOSED)),
             }
         }
@@ -168,9 +182,20 @@ impl Client {
         method: &str,
         params: Option<Value>,
     ) -> impl Future<Output = Result<Value>> + Send + 'static {
+        self.active_request_within(method, params, None)
+    }
+
+    /// [`Client::active_request`] bounded by `timeout` instead of the driver's default (for
+    /// callers that race their own, possibly longer, limit).
+    pub(crate) fn active_request_within(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        timeout: Option<std::time::Duration>,
+    ) -> impl Future<Output = Result<Value>> + Send + 'static {
         let touched = self.touch();
         let driver = self.inner.driver.clone();
-        let first = driver.request(method, params.clone(), None);
+        let first = driver.request(method, params.clone(), timeout);
         let relogon = self.relogon_fn();
         let method = method.to_string();
         async move {
@@ -186,7 +211,7 @@ impl Client {
                     async move {
                         match attempt {
                             Some(sent) => sent.await,
-                            None => driver.request(&method, params, None).await,
+                            None => driver.request(&method, params, timeout).await,
                         }
                     }
                 },

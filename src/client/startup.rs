@@ -84,6 +84,7 @@ async fn build(
     made: &mut Made,
 ) -> Result<Client> {
     let destination = opts.destination();
+    let logon_failures = connect_session::LogonFailures::default();
     let mut extra_env = opts.extra_env.clone();
     let mut system_url = opts.connection.as_ref().map(|c| c.system_url.clone());
     let mut tls = PreparedTls::default();
@@ -116,7 +117,7 @@ async fn build(
 
     let connected = match (&opts.connection, &destination, &system_url) {
         (Some(conn), Some(dest), Some(url)) => {
-            connect_session::logon(&opts, conn, dest, url, &driver, &tls).await?;
+            connect_session::logon(&opts, conn, dest, url, &driver, &tls, &logon_failures).await?;
             true
         }
         _ => false,
@@ -155,6 +156,7 @@ async fn build(
         disposed_tx,
         background: Mutex::new(Vec::new()),
         proxy: Mutex::new(made.proxy.take()),
+        logon_failures,
         opts,
     });
     // From here the client owns everything.

@@ -110,7 +110,7 @@ fn method_fn<'env>(
                 }
             }
         }
-        coded(env, client.call(method, args), |_, v| Ok(Json(Some(v))))
+        coded(env, client.call(method, args), |_, v| Ok(Json(v)))
     })
 }
 

@@ -141,6 +141,7 @@ async fn log_on(strategy: &Strategy, backend: &Backend, dir: &Path) -> (Driver, 
         insecure: false,
         extra_ca_pems: vec![backend.ca_pem.clone().into_bytes()],
         sap_client: Some("001".into()),
+        ..LogonContext::default()
     };
     strategy.register(&driver, &ctx).await.unwrap();
     let store = dir.join("destinations.json");

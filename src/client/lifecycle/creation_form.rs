@@ -1,0 +1,144 @@
+//! `getCreationForm(objectType, {name?})` (api.md §6.4): the native creation UI model of an
+//! object type, flattened into `CreationField`s (binding path without `$.`, required,
+//! label, maxLength, pattern, value-help object types). Unparsable UI models are skipped.
+
+use crate::client::args::{self, Args};
+use crate::client::ns_args::{or, truthy};
+use crate::client::Client;
+use crate::error::Result;
+use serde_json::{json, Map, Value};
+use std::future::Future;
+
+/// `getCreationForm(objectType, {name?})` -> `{objectType, fields}`.
+pub fn get_creation_form(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let object_type = args::arg(&a, 0).cloned();
+        let opts = args::object(&a, 1, "opts")?;
+        let mut params = Map::new();
+        params.insert("name".into(), or(&opts, "name", json!("Z_PLACEHOLDER")));
+        params.insert("description".into(), json!(""));
+        if let Some(t) = &object_type {
+            params.insert("objectType".into(), t.clone());
+        }
+        params.insert("destination".into(), json!(dest));
+        let res = me
+            .active_request(
+                "adtLs/objectCreation/getCreationUiModelAndContent",
+                Some(Value::Object(params)),
+            )
+            .await?;
+        let mut out = Map::new();
+        if let Some(t) = object_type {
+            out.insert("objectType".into(), t);
+        }
+        out.insert("fields".into(), Value::Array(form_fields(&res)));
+        Ok(Value::Object(out))
+    }
+}
+
+/// Every control with a binding path, across all field-group sections.
+fn form_fields(res: &Value) -> Vec<Value> {
+    let sections = res
+        .get("fieldGroupSections")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    sections
+        .iter()
+        .filter_map(|s| ui_model(s.get("uiModel")))
+        .flat_map(|model| controls(&model))
+        .filter_map(|c| field(&c))
+        .collect()
+}
+
+/// A section's `uiModel` JSON string, parsed (absent means `{}`; unparsable is skipped).
+fn ui_model(raw: Option<&Value>) -> Option<Value> {
+    match raw {
+        None | Some(Value::Null) => Some(json!({})),
+        Some(Value::String(s)) => serde_json::from_str(s).ok(),
+        Some(_) => None,
+    }
+}
+
+fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+fn controls(model: &Value) -> Vec<Value> {
+    list(model, "sections")
+        .iter()
+        .flat_map(|s| list(s, "controls").iter().cloned())
+        .collect()
+}
+
+/// One control as a `CreationField`, or `None` without a binding path.
+fn field(c: &Value) -> Option<Value> {
+    let path = c.get("bindingPath").and_then(Value::as_str)?;
+    if path.is_empty() {
+        return None;
+    }
+    let mut f = Map::new();
+    f.insert(
+        "path".into(),
+        json!(path.strip_prefix("$.").unwrap_or(path)),
+    );
+    f.insert(
+        "required".into(),
+        json!(c.get("required").is_some_and(truthy)),
+    );
+    if let Some(label) = c.pointer("/label/text").filter(|l| truthy(l)) {
+        f.insert("label".into(), label.clone());
+    }
+    if let Some(n) = c.get("maxLength").filter(|v| v.is_number()) {
+        f.insert("maxLength".into(), n.clone());
+    }
+    if let Some(p) = c.get("pattern").filter(|v| v.is_string()) {
+        f.insert("pattern".into(), p.clone());
+    }
+    let help: Vec<Value> = list(c.get("onValueHelp").unwrap_or(&Value::Null), "adtTypes")
+        .iter()
+        .filter_map(|t| t.get("value").filter(|v| truthy(v)).cloned())
+        .collect();
+    if !help.is_empty() {
+        f.insert("valueHelpTypes".into(), Value::Array(help));
+    }
+    Some(Value::Object(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ui_models_become_fields() {
+        let model = json!({"sections": [{"controls": [
+            {"bindingPath": "$.name", "required": true, "label": {"text": "Name"},
+             "maxLength": 30, "pattern": "^[Z]"},
+            {"bindingPath": "$.superclass", "onValueHelp": {"adtTypes": [{"value": "CLAS/OC"}, {"value": ""}]}},
+            {"label": {"text": "no binding"}},
+            {"bindingPath": "plain", "required": 0, "label": {"text": ""}}
+        ]}]});
+        let res = json!({"fieldGroupSections": [
+            {"uiModel": model.to_string()},
+            {"uiModel": "{not json"},
+        ]});
+        assert_eq!(
+            form_fields(&res),
+            vec![
+                json!({"path": "name", "required": true, "label": "Name", "maxLength": 30, "pattern": "^[Z]"}),
+                json!({"path": "superclass", "required": false, "valueHelpTypes": ["CLAS/OC"]}),
+                json!({"path": "plain", "required": false}),
+            ]
+        );
+        assert!(form_fields(&Value::Null).is_empty());
+    }
+}

@@ -1,0 +1,272 @@
+//! The lifecycle's MCP-backed calls (api.md §6.4): create, validate, unit tests, generators
+//! and the creation catalogue. Arguments are built exactly as the 1.1.2 tool schemas want
+//! them (`objectContent` as a JSON string, `{uris}` only for the unit-test tool, the
+//! reference's defaults); every `isError` result rejects (decisions D5.12).
+
+use crate::client::args::{self, Args};
+use crate::client::ns_args::{copy, or};
+use crate::client::resolve::{resolve_aff_uri, ObjectRef};
+use crate::client::tool_call::call_checked;
+use crate::client::Client;
+use crate::error::Result;
+use serde_json::{json, Map, Value};
+use std::future::Future;
+
+const PLACEHOLDER_NAME: &str = "Z_PLACEHOLDER";
+
+/// `objectContent`: the caller's `additionalFields` overlaid by `name`, `packageName` and
+/// `description` (the explicit identity wins; an absent one is absent, as JSON.stringify
+/// drops `undefined`).
+fn object_content(opts: &Map<String, Value>) -> String {
+    let mut content = match opts.get("additionalFields") {
+        Some(Value::Object(extra)) => extra.clone(),
+        _ => Map::new(),
+    };
+    for key in ["name", "packageName", "description"] {
+        match opts.get(key) {
+            Some(v) => {
+                content.insert(key.to_string(), v.clone());
+            }
+            None => {
+                content.shift_remove(key);
+            }
+        }
+    }
+    Value::Object(content).to_string()
+}
+
+/// `{destination, objectType, objectContent}` for create and validate.
+fn creation_args(dest: &str, opts: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("destination".into(), json!(dest));
+    copy(&mut out, opts, "objectType");
+    out.insert("objectContent".into(), json!(object_content(opts)));
+    out
+}
+
+/// `create({objectType, name, packageName, description, transportRequestNumber?,
+/// additionalFields?})` -> `{message, filePath}`.
+pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let opts = args::object(&a, 0, "args")?;
+        let mut tool_args = creation_args(&dest, &opts);
+        tool_args.insert(
+            "transportRequestNumber".into(),
+            or(&opts, "transportRequestNumber", json!("")),
+        );
+        let data = call_checked(
+            &me,
+            "abap_creation-create_object",
+            Value::Object(tool_args),
+            "create_object failed",
+        )
+        .await?;
+        let mut out = Map::new();
+        for key in ["message", "filePath"] {
+            if let Some(v) = data.get(key) {
+                out.insert(key.into(), v.clone());
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// `validate({objectType, name, packageName, description, additionalFields?})`.
+pub fn validate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let opts = args::object(&a, 0, "args")?;
+        let tool_args = Value::Object(creation_args(&dest, &opts));
+        call_checked(
+            &me,
+            "abap_creation-run_validation",
+            tool_args,
+            "run_validation failed",
+        )
+        .await
+    }
+}
+
+/// `runUnitTests(ref)`: the tool with `{uris: [uri]}` only; a plain-text answer becomes
+/// `{message}`.
+pub fn run_unit_tests(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let (r, _) = ObjectRef::arg(&a, 0)?;
+        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let data = call_checked(
+            &me,
+            "abap_run_unit_tests",
+            json!({"uris": [uri]}),
+            "run_unit_tests failed",
+        )
+        .await?;
+        Ok(match data {
+            Value::String(message) => json!({"message": message}),
+            other => other,
+        })
+    }
+}
+
+/// `generate({generatorId, content, packageName, transportRequestNumber?,
+/// referencedObjectType?, referencedObjectName?})`.
+pub fn generate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let opts = args::object(&a, 0, "args")?;
+        let mut tool_args = Map::new();
+        tool_args.insert("destination".into(), json!(dest));
+        for key in ["generatorId", "content", "packageName"] {
+            copy(&mut tool_args, &opts, key);
+        }
+        for key in [
+            "transportRequestNumber",
+            "referencedObjectType",
+            "referencedObjectName",
+        ] {
+            tool_args.insert(key.into(), or(&opts, key, json!("")));
+        }
+        call_checked(
+            &me,
+            "abap_generators-generate_objects",
+            Value::Object(tool_args),
+            "generate_objects failed",
+        )
+        .await
+    }
+}
+
+/// A tool whose only argument is the destination.
+fn destination_only(
+    client: &Client,
+    tool: &'static str,
+    failed: &'static str,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        call_checked(&me, tool, json!({"destination": dest}), failed).await
+    }
+}
+
+/// `listCreatableObjects()`.
+pub fn list_creatable_objects(
+    client: &Client,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    destination_only(
+        client,
+        "abap_creation-get_all_creatable_objects",
+        "get_all_creatable_objects failed",
+    )
+}
+
+/// `listGenerators()`.
+pub fn list_generators(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+    destination_only(
+        client,
+        "abap_generators-list_generators",
+        "list_generators failed",
+    )
+}
+
+/// `getObjectTypeDetails(objectType, {name?})`.
+pub fn get_object_type_details(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let object_type = args::arg(&a, 0).cloned();
+        let opts = args::object(&a, 1, "opts")?;
+        let mut tool_args = Map::new();
+        tool_args.insert("destination".into(), json!(dest));
+        if let Some(t) = object_type {
+            tool_args.insert("objectType".into(), t);
+        }
+        tool_args.insert("name".into(), or(&opts, "name", json!(PLACEHOLDER_NAME)));
+        call_checked(
+            &me,
+            "abap_creation-get_object_type_details",
+            Value::Object(tool_args),
+            "get_object_type_details failed",
+        )
+        .await
+    }
+}
+
+/// `getGeneratorSchema(generatorId, {packageName?, referencedObjectType?,
+/// referencedObjectName?})`.
+pub fn get_generator_schema(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let generator_id = args::arg(&a, 0).cloned();
+        let opts = args::object(&a, 1, "opts")?;
+        let mut tool_args = Map::new();
+        tool_args.insert("destination".into(), json!(dest));
+        if let Some(id) = generator_id {
+            tool_args.insert("generatorId".into(), id);
+        }
+        tool_args.insert(
+            "packageName".into(),
+            or(&opts, "packageName", json!("$TMP")),
+        );
+        for key in ["referencedObjectType", "referencedObjectName"] {
+            tool_args.insert(key.into(), or(&opts, key, json!("")));
+        }
+        call_checked(
+            &me,
+            "abap_generators-get_schema",
+            Value::Object(tool_args),
+            "get_schema failed",
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_wins_over_additional_fields() {
+        let opts = json!({
+            "name": "ZCL_X", "packageName": "$TMP", "description": "d",
+            "additionalFields": {"name": "IGNORED", "superclass": "CL_Y"}
+        });
+        let parsed: Value =
+            serde_json::from_str(&object_content(opts.as_object().unwrap())).unwrap();
+        assert_eq!(
+            parsed,
+            json!({"name": "ZCL_X", "superclass": "CL_Y", "packageName": "$TMP", "description": "d"})
+        );
+    }
+
+    #[test]
+    fn an_absent_identity_field_is_absent() {
+        let opts = json!({"name": "ZCL_X", "additionalFields": {"description": "from extra"}});
+        assert_eq!(
+            object_content(opts.as_object().unwrap()),
+            r#"{"name":"ZCL_X"}"#
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! The lifecycle's writes over LSP (api.md §6.4): `update` (writeFile), `activate`
+//! (activation/activate) and `delete` (fileSystem/delete on the `.json` metadata file). Each
+//! resolves the object first; the write itself runs in `with_write_retry`, so a write that
+//! died with the SAP session is retried once after the probe confirmed the death and a
+//! re-logon revived it.
+
+use super::activation::activate_result;
+use crate::client::args::{invalid, Args};
+use crate::client::ns_args::or;
+use crate::client::repository::{delete_params, revive_fn};
+use crate::client::resolve::{metadata_aff_uri, resolve_aff_uri, resolve_with_include, ObjectRef};
+use crate::client::Client;
+use crate::error::Result;
+use crate::resilience::wrappers::with_write_retry;
+use serde_json::{json, Value};
+use std::future::Future;
+
+/// One LSP write with the session-death retry.
+async fn write(client: &Client, method: &'static str, params: Value) -> Result<Value> {
+    let revive = revive_fn(client);
+    with_write_retry(revive.as_ref(), || {
+        client.active_request(method, Some(params.clone()))
+    })
+    .await
+}
+
+/// `update({name, objectType, source, include?})`: resolves to nothing.
+pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let (r, opts) = ObjectRef::arg(&a, 0)?;
+        let source = match opts.get("source") {
+            Some(Value::String(s)) => s.clone(),
+            _ => return Err(invalid("source must be a string".into())),
+        };
+        let uri = resolve_with_include(&me, &dest, &r, opts.get("include")).await?;
+        write(
+            &me,
+            "adtLs/fileSystem/writeFile",
+            json!({"uri": uri, "content": source}),
+        )
+        .await?;
+        Ok(Value::Null)
+    }
+}
+
+/// `activate({name, objectType, forceActivation?})` -> `ActivateResult`.
+pub fn activate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let (r, opts) = ObjectRef::arg(&a, 0)?;
+        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let params = json!({
+            "destination": dest,
+            "fileUris": [uri],
+            "references": [],
+            "forceActivation": or(&opts, "forceActivation", json!(false)),
+        });
+        let res = write(&me, "adtLs/activation/activate", params).await?;
+        Ok(activate_result(&res))
+    }
+}
+
+/// `delete({name, objectType})`: deletes the whole object through its metadata file.
+pub fn delete(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let (r, _) = ObjectRef::arg(&a, 0)?;
+        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        write(
+            &me,
+            "adtLs/fileSystem/delete",
+            delete_params(&metadata_aff_uri(&uri)),
+        )
+        .await?;
+        Ok(Value::Null)
+    }
+}

@@ -1,0 +1,47 @@
+//! `format(ref, {tabSize?, insertSpaces?})` (api.md §6.5): adt-ls's pretty printer
+//! (`textDocument/formatting`, registered by adt-ls per document on didOpen) and its edits
+//! applied to the source read for the call.
+
+use super::documents::with_open_document;
+use super::{begin, text_document};
+use crate::client::args::{self, Args};
+use crate::client::ns_args::or;
+use crate::client::Client;
+use crate::error::{Error, Result};
+use crate::text::{apply_text_edits, TextEdit};
+use serde_json::{json, Value};
+use std::future::Future;
+
+/// `format(ref, opts)` -> `{formatted, edits}`.
+pub fn format(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (dest, r) = begin(&me, &a)?;
+        let opts = args::object(&a, 1, "opts")?;
+        let options = json!({
+            "tabSize": or(&opts, "tabSize", json!(2)),
+            "insertSpaces": or(&opts, "insertSpaces", json!(true)),
+        });
+        with_open_document(&me, &dest, &r, |uri, text| {
+            let me = me.clone();
+            async move {
+                let mut params = text_document(&uri);
+                params.insert("options".into(), options);
+                let res = me
+                    .active_request("textDocument/formatting", Some(Value::Object(params)))
+                    .await?;
+                let edits = match res {
+                    Value::Array(list) => Value::Array(list),
+                    _ => json!([]),
+                };
+                let parsed: Vec<TextEdit> = serde_json::from_value(edits.clone()).map_err(|e| {
+                    Error::new(format!(
+                        "textDocument/formatting returned malformed edits: {e}"
+                    ))
+                })?;
+                Ok(json!({"formatted": apply_text_edits(&text, &parsed), "edits": edits}))
+            }
+        })
+        .await
+    }
+}

@@ -1,0 +1,103 @@
+//! The plain document queries (api.md §6.5): outline, pull diagnostics, definition,
+//! declaration, and hover / highlight (which adt-ls only answers for tokens in its cache, so
+//! semantic tokens are requested first). Results are passed through raw.
+
+use super::documents::with_open_document;
+use super::locator::{position, Locator};
+use super::tokens::prime_tokens;
+use super::{begin, text_document};
+use crate::client::args::Args;
+use crate::client::Client;
+use crate::error::Result;
+use serde_json::Value;
+use std::future::Future;
+
+/// A request whose only parameter is the document.
+fn on_document(
+    client: &Client,
+    a: Args,
+    method: &'static str,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (dest, r) = begin(&me, &a)?;
+        with_open_document(&me, &dest, &r, |uri, _| {
+            me.active_request(method, Some(Value::Object(text_document(&uri))))
+        })
+        .await
+    }
+}
+
+/// `documentSymbols(ref)`.
+pub fn document_symbols(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    on_document(client, a, "textDocument/documentSymbol")
+}
+
+/// `checkSyntax(ref)`: pull diagnostics, no activation.
+pub fn check_syntax(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    on_document(client, a, "textDocument/diagnostic")
+}
+
+/// `{textDocument: {uri}, position}` for the locator of argument 1.
+pub async fn at_position(
+    client: &Client,
+    uri: &str,
+    text: &str,
+    locator: &Locator,
+) -> Result<Value> {
+    let mut params = text_document(uri);
+    params.insert(
+        "position".into(),
+        position(client, uri, text, locator).await?,
+    );
+    Ok(Value::Object(params))
+}
+
+/// `goToDefinition` / `goToDeclaration(ref, locator)`.
+pub fn go_to(
+    client: &Client,
+    a: Args,
+    method: &'static str,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (dest, r) = begin(&me, &a)?;
+        let locator = Locator::arg(&a, 1)?;
+        with_open_document(&me, &dest, &r, |uri, text| {
+            let me = me.clone();
+            async move {
+                let params = at_position(&me, &uri, &text, &locator).await?;
+                me.active_request(method, Some(params)).await
+            }
+        })
+        .await
+    }
+}
+
+/// `hover` / `documentHighlight(ref, locator)`: prime the token cache, then ask.
+pub fn primed(
+    client: &Client,
+    a: Args,
+    method: &'static str,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (dest, r) = begin(&me, &a)?;
+        let locator = Locator::arg(&a, 1)?;
+        with_open_document(&me, &dest, &r, |uri, text| {
+            let me = me.clone();
+            async move {
+                prime_tokens(&me, &uri).await;
+                let params = at_position(&me, &uri, &text, &locator).await?;
+                me.active_request(method, Some(params)).await
+            }
+        })
+        .await
+    }
+}

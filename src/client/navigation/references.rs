@@ -1,0 +1,85 @@
+//! `findReferences(ref, locator, {includeDeclaration?, timeoutMs?})` (api.md §6.5): where-used
+//! for a position. Heavily used symbols can make adt-ls hang or fail with "Internal error",
+//! so the request is raced against `timeoutMs` (default 20 s) and both outcomes carry a hint
+//! to narrow the symbol. The document is closed and the queue released either way.
+
+use super::begin;
+use super::documents::with_open_document;
+use super::locator::Locator;
+use super::queries::at_position;
+use crate::client::args::{self, Args};
+use crate::client::deadline::{outlive, race};
+use crate::client::ns_args::{number, or};
+use crate::client::Client;
+use crate::error::{Error, Result};
+use regex::Regex;
+use serde_json::{json, Value};
+use std::future::Future;
+use std::sync::OnceLock;
+
+const DEFAULT_TIMEOUT_MS: f64 = 20_000.0;
+const HINT: &str = "the symbol is likely too heavily used (e.g. a global class/method); narrow to a local or less-referenced symbol.";
+
+fn internal_error() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| Regex::new("(?i)internal error").ok())
+        .as_ref()
+}
+
+/// An "Internal error" gets the hint; other errors (and the timeout) stay as they are.
+fn with_hint(e: Error) -> Error {
+    if internal_error().is_some_and(|re| re.is_match(&e.message)) {
+        let message = format!("findReferences failed ({}) — {HINT}", e.message);
+        return Error { message, ..e };
+    }
+    e
+}
+
+/// `findReferences(ref, locator, opts)`: the raw `Location[]`.
+pub fn find_references(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (dest, r) = begin(&me, &a)?;
+        let locator = Locator::arg(&a, 1)?;
+        let opts = args::object(&a, 2, "opts")?;
+        let timeout_ms = number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
+        with_open_document(&me, &dest, &r, |uri, text| {
+            let me = me.clone();
+            async move {
+                let mut params = at_position(&me, &uri, &text, &locator).await?;
+                if let Value::Object(map) = &mut params {
+                    map.insert("context".into(), context);
+                }
+                let request = me.active_request_within(
+                    "textDocument/references",
+                    Some(params),
+                    Some(outlive(timeout_ms)),
+                );
+                race(request, timeout_ms, "findReferences", HINT)
+                    .await
+                    .map_err(with_hint)
+            }
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_errors_get_the_hint() {
+        let e = with_hint(Error::rpc(-32603, "Internal error", None));
+        assert_eq!(
+            e.message,
+            format!("findReferences failed (Internal error) — {HINT}")
+        );
+        assert_eq!(e.code, Some(crate::error::ErrorCode::Num(-32603)));
+        assert_eq!(with_hint(Error::new("not open")).message, "not open");
+    }
+}

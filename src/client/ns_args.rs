@@ -1,0 +1,108 @@
+//! Option readers shared by the namespace methods, with the JavaScript semantics the
+//! reference relies on: `opts.x ?? default` (absent and `null` take the default), truthiness,
+//! copying a caller's value through untouched, and printing a number the way a JS template
+//! literal does.
+
+use super::args::invalid;
+use crate::error::Result;
+use serde_json::{Map, Value};
+
+/// `map[key]` unless it is absent or `null` (what `??` falls through on).
+pub fn given<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    map.get(key).filter(|v| !v.is_null())
+}
+
+/// `map[key] ?? default`, the caller's value passed through as it is.
+pub fn or(map: &Map<String, Value>, key: &str, default: Value) -> Value {
+    given(map, key).cloned().unwrap_or(default)
+}
+
+/// `map[key]` when it is a string (anything else counts as not given).
+pub fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    map.get(key).and_then(Value::as_str)
+}
+
+/// A number option (`None` when absent or null); any other type is a caller error.
+pub fn number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
+    match given(map, key) {
+        None => Ok(None),
+        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(_) => Err(invalid(format!("{key} must be a number"))),
+    }
+}
+
+/// Copy `from[key]` into `to[key]` when the caller gave it (JSON drops `undefined`).
+pub fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, key: &str) {
+    if let Some(v) = from.get(key) {
+        to.insert(key.to_string(), v.clone());
+    }
+}
+
+/// JavaScript truthiness.
+pub fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// `Boolean(map[key])`.
+pub fn flag(map: &Map<String, Value>, key: &str) -> bool {
+    map.get(key).is_some_and(truthy)
+}
+
+/// A number as a JS template literal prints it (`20000`, `0.5`).
+pub fn js_number_text(n: f64) -> String {
+    if n.is_finite() && n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// A computed number as JSON: an integer when it is one (as JS would serialise it).
+pub fn js_number(n: f64) -> Value {
+    if n.is_finite() && n.fract() == 0.0 && n.abs() < 9.0e15 {
+        Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn nullish_defaults() {
+        let m = map(json!({"a": null, "b": 0, "c": "x"}));
+        assert_eq!(or(&m, "a", json!(1)), json!(1));
+        assert_eq!(or(&m, "b", json!(1)), json!(0));
+        assert_eq!(or(&m, "z", json!("d")), json!("d"));
+        assert_eq!(string(&m, "c"), Some("x"));
+        assert_eq!(string(&m, "b"), None);
+        assert_eq!(number(&m, "b").unwrap(), Some(0.0));
+        assert!(number(&m, "c").is_err());
+    }
+
+    #[test]
+    fn truthiness_and_numbers() {
+        assert!(!truthy(&json!("")));
+        assert!(!truthy(&json!(0)));
+        assert!(truthy(&json!([])));
+        assert_eq!(js_number_text(20000.0), "20000");
+        assert_eq!(js_number_text(0.5), "0.5");
+        assert_eq!(js_number(3.0), json!(3));
+        assert_eq!(js_number(1.5), json!(1.5));
+    }
+}

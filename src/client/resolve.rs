@@ -1,0 +1,231 @@
+//! Finding an object by name (api.md §6.0 `resolveAffUri`, §3.5): the `ObjectRef` a caller
+//! passes, quick search with cold retry and revive, the exact (case-insensitive) name match
+//! with a `uri`, `getLsUri`, and the AFF URI helpers (class includes, the `.json` metadata
+//! file, the "not supported" placeholder).
+
+use super::args::{self, invalid, Args};
+use super::connect_session::has_references;
+use super::repository::{ls_uri, revive_fn};
+use super::Client;
+use crate::error::{Error, Result};
+use crate::resilience::classify::is_transient_cold_error;
+use crate::resilience::cold::{with_cold_retry, ColdRetry};
+use crate::resilience::wrappers::search_with_revive;
+use serde_json::{json, Map, Value};
+use std::future::Future;
+
+/// `maxResults` of the resolving search.
+const RESOLVE_MAX_RESULTS: i64 = 20;
+const CLASS_SUFFIX: &str = ".clas.abap";
+const PLACEHOLDER: &str = "not supported in adt in vs code";
+
+/// `{name, objectType}` (an ADT type code such as `CLAS/OC`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectRef {
+    pub name: String,
+    pub object_type: String,
+}
+
+impl ObjectRef {
+    /// Read `{name, objectType}` from an options object.
+    pub fn from_map(map: &Map<String, Value>) -> Result<ObjectRef> {
+        let field = |key: &str| match map.get(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            _ => Err(invalid(format!("{key} must be a string"))),
+        };
+        Ok(ObjectRef {
+            name: field("name")?,
+            object_type: field("objectType")?,
+        })
+    }
+
+    /// Argument `i` as an object ref, with the whole object for the method's other options.
+    pub fn arg(a: &Args, i: usize) -> Result<(ObjectRef, Map<String, Value>)> {
+        let map = args::object(a, i, "ref")?;
+        Ok((ObjectRef::from_map(&map)?, map))
+    }
+}
+
+/// `lifecycle.resolveAffUri(ref)`.
+pub fn resolve_method(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let (r, _) = ObjectRef::arg(&a, 0)?;
+        Ok(Value::String(resolve_aff_uri(&me, &dest, &r).await?))
+    }
+}
+
+/// Name -> repotree AFF URI: a cold-retried search (revived once if it stays empty), the
+/// first reference with the same name (case-insensitive) and a `uri`, then `getLsUri`.
+pub async fn resolve_aff_uri(client: &Client, dest: &str, r: &ObjectRef) -> Result<String> {
+    let params = json!({
+        "destination": dest,
+        "pattern": r.name,
+        "maxResults": RESOLVE_MAX_RESULTS,
+        "types": [r.object_type],
+    });
+    let revive = revive_fn(client);
+    let found = search_with_revive(
+        revive.as_ref(),
+        || {
+            let me = client.clone();
+            let params = params.clone();
+            with_cold_retry(
+                ColdRetry::default(),
+                move || me.active_request("adtLs/repository/quickSearch", Some(params.clone())),
+                |res: &Value| !has_references(res),
+                |e: &Error| is_transient_cold_error(&e.message),
+            )
+        },
+        |res| !has_references(res),
+    )
+    .await?;
+    if has_references(&found) {
+        client.inner().state.set_backend_live(true);
+    }
+    let adt_uri = exact_hit(&found, &r.name).ok_or_else(|| {
+        Error::new(format!(
+            "Object {} ({}) not found via search.",
+            r.name, r.object_type
+        ))
+    })?;
+    ls_uri(client, dest, &adt_uri).await
+}
+
+/// The ADT path of the first reference named `name` (case-insensitive) that has a uri.
+fn exact_hit(result: &Value, name: &str) -> Option<String> {
+    let wanted = name.to_uppercase();
+    result
+        .get("references")?
+        .as_array()?
+        .iter()
+        .find(|hit| {
+            hit.get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|n| n.to_uppercase() == wanted)
+                && hit
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .is_some_and(|u| !u.is_empty())
+        })
+        .and_then(|hit| hit.get("uri")?.as_str().map(str::to_string))
+}
+
+/// Resolve, then point at a class include when one is asked for (a falsy `include` means
+/// the main source).
+pub async fn resolve_with_include(
+    client: &Client,
+    dest: &str,
+    r: &ObjectRef,
+    include: Option<&Value>,
+) -> Result<String> {
+    let uri = resolve_aff_uri(client, dest, r).await?;
+    match include.and_then(Value::as_str).filter(|s| !s.is_empty()) {
+        None => Ok(uri),
+        Some(include) => include_aff_uri(&uri, include).ok_or_else(|| no_includes(r, include)),
+    }
+}
+
+/// `…/zcl_x.clas.abap` -> `…/zcl_x.clas.<include>.abap`; `None` for anything that is not a
+/// class main source (only classes have includes).
+pub fn include_aff_uri(main_uri: &str, include: &str) -> Option<String> {
+    main_uri
+        .strip_suffix(CLASS_SUFFIX)
+        .map(|stem| format!("{stem}.clas.{include}.abap"))
+}
+
+/// decisions D5.15: an include on an object that has none is an error, not ignored.
+fn no_includes(r: &ObjectRef, include: &str) -> Error {
+    invalid(format!(
+        "Object {} ({}) has no includes: include \"{include}\" is only available for classes (CLAS/OC).",
+        r.name, r.object_type
+    ))
+}
+
+/// The object's metadata file: the final extension replaced by `.json`.
+pub fn metadata_aff_uri(main_uri: &str) -> String {
+    let last = main_uri.rfind(['.', '/']);
+    match last {
+        Some(i) if main_uri[i..].starts_with('.') && i + 1 < main_uri.len() => {
+            format!("{}.json", &main_uri[..i])
+        }
+        _ => main_uri.to_string(),
+    }
+}
+
+/// adt-ls's placeholder for types it does not serve headless.
+pub fn is_unsupported_placeholder(content: &str) -> bool {
+    content.to_lowercase().contains(PLACEHOLDER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_uris() {
+        assert_eq!(
+            include_aff_uri("abap:/r/X/zcl_x.clas.abap", "testclasses").as_deref(),
+            Some("abap:/r/X/zcl_x.clas.testclasses.abap")
+        );
+        assert_eq!(include_aff_uri("abap:/r/X/zif_x.intf.abap", "x"), None);
+    }
+
+    #[test]
+    fn metadata_uris() {
+        assert_eq!(
+            metadata_aff_uri("abap:/r/X/zcl_x.clas.abap"),
+            "abap:/r/X/zcl_x.clas.json"
+        );
+        assert_eq!(metadata_aff_uri("abap:/r/X/noext"), "abap:/r/X/noext");
+        assert_eq!(metadata_aff_uri("abap:/r/X.y/noext"), "abap:/r/X.y/noext");
+        assert_eq!(
+            metadata_aff_uri("abap:/r/X/trailing."),
+            "abap:/r/X/trailing."
+        );
+    }
+
+    #[test]
+    fn placeholder() {
+        assert!(is_unsupported_placeholder(
+            "// Object type PROG is Not Supported in ADT in VS Code"
+        ));
+        assert!(!is_unsupported_placeholder("REPORT z."));
+    }
+
+    #[test]
+    fn only_an_exact_name_with_a_uri_is_taken() {
+        let res = json!({"references": [
+            {"name": "ZCL_TEST_EXTRA", "uri": "/extra"},
+            {"name": "zcl_test"},
+            {"name": "ZCL_TEST", "uri": "/test"},
+        ]});
+        assert_eq!(exact_hit(&res, "Zcl_Test").as_deref(), Some("/test"));
+        assert_eq!(exact_hit(&res, "ZCL_TES"), None);
+        assert_eq!(exact_hit(&json!({}), "X"), None);
+    }
+
+    #[test]
+    fn refs_need_two_strings() {
+        let m = json!({"name": "X", "objectType": "CLAS/OC"});
+        assert_eq!(
+            ObjectRef::from_map(m.as_object().unwrap()).unwrap(),
+            ObjectRef {
+                name: "X".into(),
+                object_type: "CLAS/OC".into()
+            }
+        );
+        let bad = json!({"name": "X"});
+        assert_eq!(
+            ObjectRef::from_map(bad.as_object().unwrap())
+                .unwrap_err()
+                .message,
+            "objectType must be a string"
+        );
+    }
+}

@@ -1,0 +1,115 @@
+//! The native CTS requests on one object (api.md §6.8), each on its resolved AFF URI:
+//! assign a transport (adt-ls answers a bare boolean), the transport check for a change, and
+//! the file lock status.
+
+use crate::client::args::Args;
+use crate::client::ns_args::or;
+use crate::client::resolve::{resolve_aff_uri, ObjectRef};
+use crate::client::Client;
+use crate::error::Result;
+use serde_json::{json, Map, Value};
+use std::future::Future;
+
+/// Activity, destination, the ref (with its other options) and its URI.
+async fn resolved(client: &Client, a: &Args) -> Result<(ObjectRef, Map<String, Value>, String)> {
+    client.touch()?;
+    let dest = client.dest()?;
+    let (r, opts) = ObjectRef::arg(a, 0)?;
+    let uri = resolve_aff_uri(client, &dest, &r).await?;
+    Ok((r, opts, uri))
+}
+
+/// `true`, or an object saying `assigned` / `operationExecuted` is `true`.
+fn is_assigned(res: &Value) -> bool {
+    let yes = |key: &str| res.get(key) == Some(&Value::Bool(true));
+    *res == Value::Bool(true) || yes("assigned") || yes("operationExecuted")
+}
+
+/// `assign({name, objectType, transport})` -> `{assigned, object, objectType, transport}`.
+pub fn assign(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (r, opts, uri) = resolved(&me, &a).await?;
+        let transport = opts.get("transport").cloned();
+        let mut params = Map::new();
+        params.insert("objectUri".into(), json!(uri));
+        if let Some(t) = &transport {
+            params.insert("transport".into(), t.clone());
+        }
+        let res = me
+            .active_request(
+                "adtLs/cts/transport/assignTransportToObject",
+                Some(Value::Object(params)),
+            )
+            .await?;
+        let mut out = Map::new();
+        out.insert("assigned".into(), json!(is_assigned(&res)));
+        out.insert("object".into(), json!(r.name));
+        out.insert("objectType".into(), json!(r.object_type));
+        if let Some(t) = transport {
+            out.insert("transport".into(), t);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// `check({name, objectType, operation?, transportLayer?, recordChanges?})`: raw.
+pub fn check(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (_, opts, uri) = resolved(&me, &a).await?;
+        let params = json!({
+            "operationType": or(&opts, "operation", json!("MODIFY")),
+            "objectInfo": {"objectUri": uri},
+            "transportLayer": or(&opts, "transportLayer", json!("")),
+            "isRecordChanges": or(&opts, "recordChanges", json!(true)),
+        });
+        me.active_request(
+            "adtLs/cts/transport/checkTransportForObjectLock",
+            Some(params),
+        )
+        .await
+    }
+}
+
+/// `getLockStatus(ref)` -> `{lockingSupported, lockId}`.
+pub fn get_lock_status(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        let (_, _, uri) = resolved(&me, &a).await?;
+        let res = me
+            .active_request(
+                "adtLs/fileSystem/getFileLockStatus",
+                Some(json!({"uri": uri})),
+            )
+            .await?;
+        let field = |key: &str, default: Value| {
+            res.get(key)
+                .filter(|v| !v.is_null())
+                .cloned()
+                .unwrap_or(default)
+        };
+        Ok(json!({
+            "lockingSupported": field("lockingSupported", json!(false)),
+            "lockId": field("lockId", Value::Null),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignment_answers() {
+        assert!(is_assigned(&json!(true)));
+        assert!(is_assigned(&json!({"assigned": true})));
+        assert!(is_assigned(&json!({"operationExecuted": true})));
+        assert!(!is_assigned(&json!(false)));
+        assert!(!is_assigned(&json!({"assigned": "true"})));
+        assert!(!is_assigned(&Value::Null));
+    }
+}

@@ -1,0 +1,181 @@
+//! The MCP transport tools (api.md §6.8): find the transports for one object, create one
+//! (refused early for local `$` packages, where it would orphan an empty request), and the
+//! paged unified diff of a transport (validated before anything else; the cursor is opaque
+//! and passed on verbatim). Every `isError` result rejects (decisions D5.12).
+
+use crate::client::args::{self, invalid, Args};
+use crate::client::ns_args::copy;
+use crate::client::tool_call::call_checked;
+use crate::client::Client;
+use crate::error::Result;
+use serde_json::{json, Map, Value};
+use std::future::Future;
+
+const MAX_PAGE_SIZE: f64 = 40.0;
+
+/// `{destination, <keys copied from the caller>}`.
+fn tool_args(dest: &str, opts: &Map<String, Value>, keys: &[&str]) -> Value {
+    let mut out = Map::new();
+    out.insert("destination".into(), json!(dest));
+    for key in keys {
+        copy(&mut out, opts, key);
+    }
+    Value::Object(out)
+}
+
+/// `find({objectName, objectType, developmentPackage, isCreation})`.
+pub fn find(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let dest = me.dest()?;
+        let opts = args::object(&a, 0, "args")?;
+        let keys = [
+            "objectName",
+            "objectType",
+            "developmentPackage",
+            "isCreation",
+        ];
+        call_checked(
+            &me,
+            "abap_transport-get",
+            tool_args(&dest, &opts, &keys),
+            "find_transport failed",
+        )
+        .await
+    }
+}
+
+/// The local-package guard of `create`.
+fn local_package_error(package: &str) -> crate::error::Error {
+    invalid(format!(
+        "Package \"{package}\" is local (non-transportable) — no transport is needed, so create_transport is a no-op that would orphan an empty request. Use findTransport to confirm; only call createTransport for transportable packages."
+    ))
+}
+
+/// `create({developmentPackage, transportDescription, isCreation, objectName, objectType})`.
+pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let opts = args::object(&a, 0, "args")?;
+        if let Some(package) = opts.get("developmentPackage").and_then(Value::as_str) {
+            if package.trim().starts_with('$') {
+                return Err(local_package_error(package));
+            }
+        }
+        let dest = me.dest()?;
+        let keys = [
+            "developmentPackage",
+            "transportDescription",
+            "isCreation",
+            "objectName",
+            "objectType",
+        ];
+        call_checked(
+            &me,
+            "abap_transport-create",
+            tool_args(&dest, &opts, &keys),
+            "create_transport failed",
+        )
+        .await
+    }
+}
+
+/// The diff arguments, checked before the destination: `(transportNumber, pageSize, cursor)`.
+fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
+    let number = args::arg(a, 0);
+    let blank = number
+        .and_then(Value::as_str)
+        .is_none_or(|n| n.trim().is_empty());
+    if blank {
+        return Err(invalid("transportNumber must not be empty".into()));
+    }
+    let opts = args::object(a, 1, "opts")?;
+    let page_size = opts
+        .get("pageSize")
+        .filter(|v| !v.is_null())
+        .cloned()
+        .unwrap_or(json!(MAX_PAGE_SIZE as i64));
+    let valid = page_size
+        .as_f64()
+        .is_some_and(|n| n.fract() == 0.0 && (1.0..=MAX_PAGE_SIZE).contains(&n));
+    if !valid {
+        return Err(invalid(
+            "pageSize must be an integer between 1 and 40".into(),
+        ));
+    }
+    let cursor = opts.get("cursor").filter(|c| !c.is_null()).cloned();
+    Ok((number.cloned().unwrap_or(Value::Null), page_size, cursor))
+}
+
+/// `getDiff(transportNumber, {cursor?, pageSize?})`: one page, as the tool answered it.
+pub fn get_diff(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let me = client.clone();
+    async move {
+        me.touch()?;
+        let (number, page_size, cursor) = diff_request(&a)?;
+        let dest = me.dest()?;
+        let mut tool_args = Map::new();
+        tool_args.insert("destination".into(), json!(dest));
+        tool_args.insert("transportNumber".into(), number);
+        tool_args.insert("pageSize".into(), page_size);
+        if let Some(c) = cursor {
+            tool_args.insert("cursor".into(), c);
+        }
+        call_checked(
+            &me,
+            "abap_transport-unifiedDifference",
+            Value::Object(tool_args),
+            "transport unifiedDifference failed",
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diff(args: Vec<Option<Value>>) -> Result<(Value, Value, Option<Value>)> {
+        diff_request(&args)
+    }
+
+    #[test]
+    fn diff_arguments_are_validated() {
+        let msg = |r: Result<_>| r.unwrap_err().message;
+        assert_eq!(msg(diff(vec![])), "transportNumber must not be empty");
+        assert_eq!(
+            msg(diff(vec![Some(json!("  "))])),
+            "transportNumber must not be empty"
+        );
+        for bad in [json!(0), json!(41), json!(2.5), json!("5")] {
+            assert_eq!(
+                msg(diff(vec![
+                    Some(json!("A4HK1")),
+                    Some(json!({"pageSize": bad}))
+                ])),
+                "pageSize must be an integer between 1 and 40"
+            );
+        }
+        assert_eq!(
+            diff(vec![Some(json!("A4HK1"))]).unwrap(),
+            (json!("A4HK1"), json!(40), None)
+        );
+        assert_eq!(
+            diff(vec![
+                Some(json!("A4HK1")),
+                Some(json!({"pageSize": 5, "cursor": "c/+="}))
+            ])
+            .unwrap(),
+            (json!("A4HK1"), json!(5), Some(json!("c/+=")))
+        );
+    }
+
+    #[test]
+    fn the_local_package_guard_keeps_the_reference_text() {
+        assert!(local_package_error("$TMP")
+            .message
+            .starts_with("Package \"$TMP\" is local (non-transportable) — no transport is needed"));
+    }
+}
