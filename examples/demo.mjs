@@ -2,9 +2,11 @@
 //
 // With a real adt-ls installed (ADT_LS_PATH, vendor/adt-ls/, or the newest sapse.adt-vscode
 // install) it starts it; with ADTLS_DEMO_URL / ADTLS_DEMO_USER / ADTLS_DEMO_PASSWORD it also
-// logs on to that SAP system (ADTLS_DEMO_SELF_SIGNED=1 for a self-signed one). Without an
-// adt-ls it runs the bundled simulator: a fake editor install in a temporary HOME and a
-// simulated SAP system over real TLS, so the whole connected path runs offline.
+// logs on to that SAP system (ADTLS_DEMO_SELF_SIGNED=1 for a self-signed one; the authoring
+// lifecycle, which creates and deletes a $TMP class, runs there only with
+// ADTLS_DEMO_LIFECYCLE=1). Without an adt-ls it runs the bundled simulator: a fake editor
+// install in a temporary HOME and a simulated SAP system over real TLS, so the whole
+// connected path, including the authoring lifecycle, runs offline.
 //
 //   npm run demo
 //   ADTLS_DEMO_SIMULATOR=1 npm run demo    # always the simulator
@@ -62,6 +64,59 @@ async function simulator() {
   };
 }
 
+/** Create a class in $TMP, write it, activate it, test it, look at it, delete it. */
+async function authoringLifecycle(client) {
+  const name = `ZCL_ADTLS_DEMO_${Date.now().toString(36).toUpperCase().slice(-5)}`;
+  const ref = { name, objectType: 'CLAS/OC' };
+  const lower = name.toLowerCase();
+  const source = [
+    `CLASS ${lower} DEFINITION PUBLIC FINAL CREATE PUBLIC.`,
+    '  PUBLIC SECTION.',
+    '    METHODS double IMPORTING iv_in TYPE i RETURNING VALUE(rv_out) TYPE i.',
+    'ENDCLASS.',
+    '',
+    `CLASS ${lower} IMPLEMENTATION.`,
+    '  METHOD double.',
+    '    rv_out = iv_in * 2.',
+    '  ENDMETHOD.',
+    'ENDCLASS.',
+    '',
+  ].join('\n');
+  const step = async (label, run) => {
+    const t0 = performance.now();
+    const result = await run();
+    console.log(`  ${label.padEnd(34)} ${ms(t0).padStart(7)}  ${result ?? ''}`);
+    return result;
+  };
+  console.log(`\nAuthoring lifecycle for ${name} in $TMP:`);
+  let created = false;
+  try {
+    await step('create', async () => {
+      const r = await client.lifecycle.create({ objectType: 'CLAS/OC', name, packageName: '$TMP', description: 'adt-ls-native demo' });
+      created = true;
+      return r.filePath;
+    });
+    await step('update source', () => client.lifecycle.update({ ...ref, source }));
+    await step('activate', async () => {
+      const r = await client.lifecycle.activate(ref);
+      return r.success ? 'success' : `failed: ${JSON.stringify(r.diagnostics)}`;
+    });
+    await step('read back', async () => `${(await client.source.read(ref)).split('\n').length} lines`);
+    await step('document symbols', async () => {
+      const symbols = await client.navigation.documentSymbols(ref);
+      const names = (Array.isArray(symbols) ? symbols : []).flatMap((s) => [s.name, ...(s.children ?? []).map((c) => c.name)]);
+      return names.join(', ');
+    });
+    await step('run unit tests', async () => JSON.stringify(await client.lifecycle.runUnitTests(ref)));
+    await step('transport check', async () => {
+      const r = await client.transport.check(ref);
+      return `recording required: ${r?.isRecordingRequired}`;
+    });
+  } finally {
+    if (created) await step('delete', () => client.lifecycle.delete(ref));
+  }
+}
+
 const target = realAdtLs() ?? (await simulator());
 console.log(`Starting ${target.label} ...`);
 let t0 = performance.now();
@@ -87,7 +142,8 @@ try {
     t0 = performance.now();
     const found = await client.repository.search('CL_ABAP_*', { types: ['CLAS/OC'], maxResults: 5 });
     console.log(`\nSearch CL_ABAP_* (${ms(t0)}): ${found.references.map((r) => r.name).join(', ')}`);
-    console.log('Destinations:', JSON.stringify(await client.listDestinations()));
+    if (!process.env.ADTLS_DEMO_URL || process.env.ADTLS_DEMO_LIFECYCLE === '1') await authoringLifecycle(client);
+    else console.log('\n(Set ADTLS_DEMO_LIFECYCLE=1 to run the authoring lifecycle on this system: it creates and deletes a $TMP class.)');
   }
 } finally {
   await client.dispose();
