@@ -5,7 +5,7 @@
 use super::args::{self, Args};
 use super::deadline::{outlive, race};
 use super::ns_args::{number, or, string, truthy};
-use super::resolve::{resolve_aff_uri, ObjectRef};
+use super::resolve::resolve_target;
 use super::Client;
 use crate::error::Result;
 use crate::lsp::BoxFuture;
@@ -32,11 +32,8 @@ async fn resolve_with_opts(
     client: &Client,
     a: &Args,
 ) -> Result<(String, serde_json::Map<String, Value>)> {
-    client.touch()?;
-    let dest = client.dest()?;
-    let (r, _) = ObjectRef::arg(a, 0)?;
-    let opts = args::object(a, 1, "opts")?;
-    Ok((resolve_aff_uri(client, &dest, &r).await?, opts))
+    let uri = resolve_target(client, a).await?.uri;
+    Ok((uri, args::object(a, 1, "opts")?))
 }
 
 /// `listAtcVariants(ref, {query?})`: a blank query asks for `*` (the backend rejects empty).

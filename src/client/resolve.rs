@@ -46,18 +46,31 @@ impl ObjectRef {
     }
 }
 
+/// The target of a by-name call: the destination, the object reference (with the whole
+/// argument object for the call's other options) and its resolved AFF URI.
+pub(crate) struct Target {
+    pub dest: String,
+    pub opts: Map<String, Value>,
+    pub uri: String,
+}
+
+/// Record the call, require a destination, read argument 0 as `{name, objectType, ...}` and
+/// resolve it to its AFF URI.
+pub(crate) async fn resolve_target(client: &Client, a: &Args) -> Result<Target> {
+    client.touch()?;
+    let dest = client.dest()?;
+    let (object, opts) = ObjectRef::arg(a, 0)?;
+    let uri = resolve_aff_uri(client, &dest, &object).await?;
+    Ok(Target { dest, opts, uri })
+}
+
 /// `lifecycle.resolveAffUri(ref)`.
 pub fn resolve_method(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
-    async move {
-        me.touch()?;
-        let dest = me.dest()?;
-        let (r, _) = ObjectRef::arg(&a, 0)?;
-        Ok(Value::String(resolve_aff_uri(&me, &dest, &r).await?))
-    }
+    async move { Ok(Value::String(resolve_target(&me, &a).await?.uri)) }
 }
 
 /// Name -> repotree AFF URI: a cold-retried search (revived once if it stays empty), the

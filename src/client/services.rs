@@ -5,7 +5,7 @@
 
 use super::args::{self, invalid, Args};
 use super::repository::read;
-use super::resolve::{resolve_aff_uri, ObjectRef};
+use super::resolve::resolve_target;
 use super::tool_call::{self, check};
 use super::Client;
 use crate::error::{Error, Result};
@@ -40,10 +40,7 @@ pub fn run_application(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
-        let (r, _) = ObjectRef::arg(&a, 0)?;
-        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let uri = resolve_target(&me, &a).await?.uri;
         let output = me
             .active_request("adtLs/run/runApplication", Some(Value::String(uri)))
             .await?;
@@ -59,10 +56,7 @@ fn binding_request(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
-        let (r, _) = ObjectRef::arg(&a, 0)?;
-        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let uri = resolve_target(&me, &a).await?.uri;
         let _ = read(&me, &uri).await;
         me.active_request(method, Some(json!({"lsUri": uri}))).await
     }

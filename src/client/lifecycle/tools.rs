@@ -5,7 +5,7 @@
 
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{copy, or};
-use crate::client::resolve::{resolve_aff_uri, ObjectRef};
+use crate::client::resolve::resolve_target;
 use crate::client::tool_call::call_checked;
 use crate::client::Client;
 use crate::error::Result;
@@ -100,10 +100,7 @@ pub fn run_unit_tests(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
-        let (r, _) = ObjectRef::arg(&a, 0)?;
-        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let uri = resolve_target(&me, &a).await?.uri;
         let data = call_checked(
             &me,
             "abap_run_unit_tests",

@@ -8,7 +8,9 @@ use super::activation::activate_result;
 use crate::client::args::{invalid, Args};
 use crate::client::ns_args::or;
 use crate::client::repository::{delete_params, revive_fn};
-use crate::client::resolve::{metadata_aff_uri, resolve_aff_uri, resolve_with_include, ObjectRef};
+use crate::client::resolve::{
+    metadata_aff_uri, resolve_target, resolve_with_include, ObjectRef, Target,
+};
 use crate::client::Client;
 use crate::error::Result;
 use crate::resilience::wrappers::with_write_retry;
@@ -50,10 +52,7 @@ pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 pub fn activate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
-        let (r, opts) = ObjectRef::arg(&a, 0)?;
-        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let Target { dest, opts, uri } = resolve_target(&me, &a).await?;
         let params = json!({
             "destination": dest,
             "fileUris": [uri],
@@ -69,10 +68,7 @@ pub fn activate(client: &Client, a: Args) -> impl Future<Output = Result<Value>>
 pub fn delete(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
-        let (r, _) = ObjectRef::arg(&a, 0)?;
-        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let uri = resolve_target(&me, &a).await?.uri;
         write(
             &me,
             "adtLs/fileSystem/delete",
