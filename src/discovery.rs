@@ -415,13 +415,13 @@ mod tests {
 
     #[test]
     fn default_roots_in_editor_order() {
-        let home = Path::new("/home/u");
+        let home = Path::new("/h");
         assert_eq!(
             default_extension_dirs(home),
             [
-                PathBuf::from("/home/u/.vscode/extensions"),
-                PathBuf::from("/home/u/.cursor/extensions"),
-                PathBuf::from("/home/u/.vscode-insiders/extensions"),
+                PathBuf::from("/h/.vscode/extensions"),
+                PathBuf::from("/h/.cursor/extensions"),
+                PathBuf::from("/h/.vscode-insiders/extensions"),
             ]
         );
     }
