@@ -11,6 +11,7 @@ pub mod router;
 use crate::error::{codes, Error, Result};
 use crate::identity::ClientInfo;
 use crate::log;
+use crate::lsp::message::RawJson;
 use crate::lsp::{BoxFuture, CloseHook, CloseReason, Connection, Handlers, LspRequester};
 use crate::process::host::HostEnv;
 use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener, reaper};
@@ -183,6 +184,22 @@ impl Driver {
             None => Err(Error::new(NOT_STARTED)),
         };
         async move { sent?.wait(Some(limit)).await }
+    }
+
+    /// [`Driver::request`] with params and result as JSON text (nothing is parsed on the way:
+    /// the path for callers that hand JSON through, like the JS `sendRequest`).
+    pub fn request_raw(
+        &self,
+        method: &str,
+        params: Option<RawJson>,
+        timeout: Option<Duration>,
+    ) -> impl Future<Output = Result<RawJson>> + Send + 'static {
+        let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
+        let sent = match self.session() {
+            Some(session) => session.conn.send_request_raw(method, params.as_deref()),
+            None => Err(Error::new(NOT_STARTED)),
+        };
+        async move { sent?.wait_raw(Some(limit)).await }
     }
 
     pub async fn send_notification(&self, method: &str, params: Option<Value>) -> Result<()> {

@@ -4,7 +4,7 @@
 use super::callback::JsCallback;
 use super::errors::coded;
 use super::json;
-use super::values::Json;
+use super::values::{Json, JsonText};
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
 use crate::error::{codes, Error as EngineError};
@@ -132,9 +132,10 @@ impl AdtLsDriver {
         method: String,
         params: Option<Unknown>,
         opts: Option<Object>,
-    ) -> Result<AsyncBlock<Json>> {
-        let params = match json::from_js_opt(&env, params) {
-            Ok(p) => p,
+    ) -> Result<AsyncBlock<JsonText>> {
+        // JSON text both ways: params and results cross without being parsed in Rust.
+        let params = match params.map(|p| json::text_from_js(&env, p)).transpose() {
+            Ok(p) => p.flatten(),
             Err(e) => {
                 return rejected(
                     &env,
@@ -148,8 +149,8 @@ impl AdtLsDriver {
         };
         coded(
             &env,
-            self.driver.request(&method, params, timeout),
-            |_, v| Ok(Json(Some(v))),
+            self.driver.request_raw(&method, params, timeout),
+            |_, v| Ok(JsonText(v)),
         )
     }
 

@@ -5,8 +5,10 @@
 //! integers come back as (lossy) numbers, never as BigInts.
 
 use super::call;
+use crate::lsp::message::RawJson;
 use napi::bindgen_prelude::*;
 use napi::JsValue;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 fn json_object(env: &Env) -> Result<Object<'_>> {
@@ -33,6 +35,34 @@ pub fn from_js(env: &Env, value: Unknown) -> Result<Option<Value>> {
     }
 }
 
+/// The JSON text of a JS value (JSON.stringify); `None` when it yields `undefined`. The text
+/// is not parsed: it goes on the wire as it is.
+pub fn text_from_js(env: &Env, value: Unknown) -> Result<Option<RawJson>> {
+    if matches!(value.get_type()?, ValueType::Undefined) {
+        return Ok(None);
+    }
+    let json = json_object(env)?;
+    let stringify: Function<Unknown, Unknown> = json.get_named_property("stringify")?;
+    let out = call::call(env, json.raw(), stringify.raw(), &[value.raw()])?;
+    match out.get_type()? {
+        ValueType::String => {
+            let text: String = unsafe { String::from_napi_value(env.raw(), out.raw())? };
+            RawValue::from_string(text)
+                .map(Some)
+                .map_err(|e| Error::new(Status::InvalidArg, format!("value is not JSON: {e}")))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Build the JS value for a JSON text with JSON.parse.
+pub fn text_to_js<'env>(env: &'env Env, text: &str) -> Result<Unknown<'env>> {
+    let json = json_object(env)?;
+    let parse: Function<String, Unknown> = json.get_named_property("parse")?;
+    let text = unsafe { String::to_napi_value(env.raw(), text.to_string())? };
+    call::call(env, json.raw(), parse.raw(), &[text])
+}
+
 /// Same as [`from_js`] for an optional argument (undefined and absent are `None`).
 pub fn from_js_opt(env: &Env, value: Option<Unknown>) -> Result<Option<Value>> {
     match value {
@@ -45,8 +75,5 @@ pub fn from_js_opt(env: &Env, value: Option<Unknown>) -> Result<Option<Value>> {
 pub fn to_js<'env>(env: &'env Env, value: &Value) -> Result<Unknown<'env>> {
     let text = serde_json::to_string(value)
         .map_err(|e| Error::new(Status::GenericFailure, e.to_string()))?;
-    let json = json_object(env)?;
-    let parse: Function<String, Unknown> = json.get_named_property("parse")?;
-    let text = unsafe { String::to_napi_value(env.raw(), text)? };
-    call::call(env, json.raw(), parse.raw(), &[text])
+    text_to_js(env, &text)
 }

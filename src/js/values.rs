@@ -19,6 +19,16 @@ impl ToNapiValue for Json {
     }
 }
 
+/// A JSON text handed to JS with JSON.parse, unparsed on the Rust side.
+pub struct JsonText(pub crate::lsp::message::RawJson);
+
+impl ToNapiValue for JsonText {
+    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
+        let env = Env::from_raw(env);
+        json::text_to_js(&env, val.0.get()).map(|u| u.raw())
+    }
+}
+
 /// `T` or `undefined`.
 pub struct OrUndefined<T>(pub Option<T>);
 

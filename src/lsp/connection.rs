@@ -6,10 +6,12 @@
 //! wait is bounded by a timeout or cancelled by [`Connection::dispose`].
 
 use super::framing::{self, Decoder};
+use super::message::RawJson;
 use super::message::{self, Incoming, RpcError};
-use super::params::encode_params;
+use super::params::{encode_params, encode_params_raw, encode_raw_params};
 use crate::error::{codes, Error, Result};
 use crate::log;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
@@ -82,7 +84,7 @@ const FLUSH_ON_CLOSE: Duration = Duration::from_millis(500);
 
 struct Pending {
     method: String,
-    tx: oneshot::Sender<Result<Value>>,
+    tx: oneshot::Sender<Result<RawJson>>,
 }
 
 enum Phase {
@@ -108,13 +110,20 @@ pub struct PendingResponse {
     conn: Connection,
     id: u64,
     method: String,
-    rx: oneshot::Receiver<Result<Value>>,
+    rx: oneshot::Receiver<Result<RawJson>>,
 }
 
 impl PendingResponse {
     /// Wait for the response, at most `timeout` when one is given (the request is then
     /// forgotten; no `$/cancelRequest` is sent, as the reference does).
     pub async fn wait(self, timeout: Option<Duration>) -> Result<Value> {
+        let raw = self.wait_raw(timeout).await?;
+        serde_json::from_str(raw.get())
+            .map_err(|e| Error::new(format!("adt-ls sent an invalid result: {e}")))
+    }
+
+    /// [`PendingResponse::wait`] with the result left as JSON text.
+    pub async fn wait_raw(self, timeout: Option<Duration>) -> Result<RawJson> {
         let PendingResponse {
             conn,
             id,
@@ -192,6 +201,19 @@ impl Connection {
     /// Put a request on the wire now (synchronously, so calls keep their order) and return
     /// the handle to await its response.
     pub fn send_request(&self, method: &str, params: Option<Value>) -> Result<PendingResponse> {
+        self.send_encoded(method, &encode_params_raw(params))
+    }
+
+    /// [`Connection::send_request`] with params that are already JSON text.
+    pub fn send_request_raw(
+        &self,
+        method: &str,
+        params: Option<&RawValue>,
+    ) -> Result<PendingResponse> {
+        self.send_encoded(method, &encode_raw_params(params))
+    }
+
+    fn send_encoded(&self, method: &str, params: &RawValue) -> Result<PendingResponse> {
         let (tx, rx) = oneshot::channel();
         let mut state = self.lock();
         match &state.phase {
@@ -201,7 +223,7 @@ impl Connection {
         }
         // Id allocation and enqueueing happen under the lock: ids go out in order.
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let frame = framing::encode(&message::request(id, method, encode_params(params)));
+        let frame = framing::encode(&message::request(id, method, params));
         if self
             .inner
             .writer
@@ -300,7 +322,7 @@ impl Connection {
         let _ = self.inner.shutdown.send(true);
     }
 
-    fn complete(&self, id: &Value, outcome: std::result::Result<Value, RpcError>) {
+    fn complete(&self, id: &Value, outcome: std::result::Result<RawJson, RpcError>) {
         let Some(id) = id.as_u64() else {
             log::debug(format!("lsp: response with foreign id {id} ignored"));
             return;

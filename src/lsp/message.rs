@@ -2,15 +2,21 @@
 //! vscode-jsonrpc uses (`jsonrpc`, `id`, `method`, `params` / `result` / `error`) and
 //! classifying incoming ones.
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
+/// A JSON text kept as written: request params and results that only pass through are never
+/// turned into a tree (large readFile contents and search results cross unparsed).
+pub type RawJson = Box<RawValue>;
+
 /// An incoming message, classified.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum Incoming {
-    /// A response to one of our requests (`id` is ours, numeric).
+    /// A response to one of our requests (`id` is ours, numeric); the result stays raw.
     Response {
         id: Value,
-        outcome: Result<Value, RpcError>,
+        outcome: Result<RawJson, RpcError>,
     },
     /// A server->client request: must be answered with the same `id`.
     Request {
@@ -37,26 +43,50 @@ pub struct RpcError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct InvalidMessage(pub String);
 
+/// The members of a JSON-RPC message; `params` and `result` are borrowed raw.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default, borrow)]
+    params: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    result: Option<&'a RawValue>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
 /// Parse and classify one frame body.
 pub fn parse_incoming(body: &[u8]) -> Result<Incoming, InvalidMessage> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| InvalidMessage(format!("invalid JSON in LSP frame: {e}")))?;
-    let Value::Object(mut obj) = value else {
+    let text = std::str::from_utf8(body)
+        .map_err(|e| InvalidMessage(format!("LSP frame is not UTF-8: {e}")))?;
+    if !text.trim_start().starts_with('{') {
         return Err(InvalidMessage("LSP frame is not a JSON object".into()));
+    }
+    let env: Envelope = serde_json::from_str(text)
+        .map_err(|e| InvalidMessage(format!("invalid JSON in LSP frame: {e}")))?;
+    let params = || -> Result<Option<Value>, InvalidMessage> {
+        env.params
+            .map(|raw| serde_json::from_str(raw.get()))
+            .transpose()
+            .map_err(|e| InvalidMessage(format!("invalid params in LSP frame: {e}")))
     };
-    let method = obj.remove("method");
-    let id = obj.remove("id");
-    let params = obj.remove("params");
-    match (method, id) {
-        (Some(Value::String(method)), Some(id)) if !id.is_null() => {
-            Ok(Incoming::Request { id, method, params })
-        }
-        (Some(Value::String(method)), _) => Ok(Incoming::Notification { method, params }),
+    match (env.method.clone(), env.id.clone()) {
+        (Some(method), Some(id)) => Ok(Incoming::Request {
+            id,
+            method,
+            params: params()?,
+        }),
+        (Some(method), None) => Ok(Incoming::Notification {
+            method,
+            params: params()?,
+        }),
         (None, Some(id)) => {
-            let outcome = if let Some(err) = obj.remove("error") {
-                Err(parse_error(err))
-            } else {
-                Ok(obj.remove("result").unwrap_or(Value::Null))
+            let outcome = match env.error {
+                Some(err) => Err(parse_error(err)),
+                None => Ok(env.result.map(RawValue::to_owned).unwrap_or_else(null_raw)),
             };
             Ok(Incoming::Response { id, outcome })
         }
@@ -64,6 +94,11 @@ pub fn parse_incoming(body: &[u8]) -> Result<Incoming, InvalidMessage> {
             "LSP frame is neither request, response nor notification".into(),
         )),
     }
+}
+
+/// The raw JSON `null`.
+pub fn null_raw() -> RawJson {
+    RawValue::from_string("null".to_string()).unwrap_or_else(|_| Box::<RawValue>::default())
 }
 
 fn parse_error(err: Value) -> RpcError {
@@ -81,9 +116,19 @@ fn parse_error(err: Value) -> RpcError {
     }
 }
 
-/// `{"jsonrpc":"2.0","id":<id>,"method":<m>,"params":<p>}`
-pub fn request(id: u64, method: &str, params: Value) -> Vec<u8> {
-    to_bytes(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+/// `{"jsonrpc":"2.0","id":<id>,"method":<m>,"params":<p>}` with `params` already encoded.
+pub fn request(id: u64, method: &str, params: &RawValue) -> Vec<u8> {
+    let method = serde_json::to_string(method).unwrap_or_else(|_| "\"\"".to_string());
+    let params = params.get();
+    let mut out = Vec::with_capacity(48 + method.len() + params.len());
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    out.extend_from_slice(id.to_string().as_bytes());
+    out.extend_from_slice(b",\"method\":");
+    out.extend_from_slice(method.as_bytes());
+    out.extend_from_slice(b",\"params\":");
+    out.extend_from_slice(params.as_bytes());
+    out.push(b'}');
+    out
 }
 
 /// `{"jsonrpc":"2.0","method":<m>,"params":<p>}`
@@ -118,7 +163,8 @@ mod tests {
 
     #[test]
     fn request_member_order_and_compactness() {
-        let bytes = request(0, "adtLs/x", json!(["A4H"]));
+        let params = RawValue::from_string(r#"["A4H"]"#.to_string()).unwrap();
+        let bytes = request(0, "adtLs/x", &params);
         assert_eq!(
             String::from_utf8(bytes).unwrap(),
             r#"{"jsonrpc":"2.0","id":0,"method":"adtLs/x","params":["A4H"]}"#
@@ -157,10 +203,12 @@ mod tests {
 
     #[test]
     fn classifies_incoming() {
-        assert!(matches!(
-            parse_incoming(br#"{"jsonrpc":"2.0","id":3,"result":{"a":1}}"#),
-            Ok(Incoming::Response { outcome: Ok(_), .. })
-        ));
+        match parse_incoming(br#"{"jsonrpc":"2.0","id":3,"result":{"a": 1}}"#) {
+            Ok(Incoming::Response {
+                outcome: Ok(raw), ..
+            }) => assert_eq!(raw.get(), r#"{"a": 1}"#),
+            other => panic!("{other:?}"),
+        }
         match parse_incoming(
             br#"{"jsonrpc":"2.0","id":3,"error":{"code":1003,"message":"m","data":{"x":1}}}"#,
         ) {
@@ -188,9 +236,14 @@ mod tests {
 
     #[test]
     fn a_result_of_null_is_kept() {
-        match parse_incoming(br#"{"jsonrpc":"2.0","id":1,"result":null}"#) {
-            Ok(Incoming::Response { outcome: Ok(v), .. }) => assert_eq!(v, Value::Null),
-            other => panic!("{other:?}"),
+        for body in [
+            &br#"{"jsonrpc":"2.0","id":1,"result":null}"#[..],
+            br#"{"jsonrpc":"2.0","id":1}"#,
+        ] {
+            match parse_incoming(body) {
+                Ok(Incoming::Response { outcome: Ok(v), .. }) => assert_eq!(v.get(), "null"),
+                other => panic!("{other:?}"),
+            }
         }
     }
 }

@@ -4,6 +4,8 @@
 //! array. So `ensureLoggedOn("A4H")` is `"params":["A4H"]` and a request without params is
 //! `"params":[null]`.
 
+use super::message::RawJson;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// The `params` member for a request or notification sent with one (possibly absent) argument.
@@ -15,6 +17,23 @@ pub fn encode_params(param: Option<Value>) -> Value {
     }
 }
 
+/// The same rule for params that are already JSON text: an object passes through, anything
+/// else is wrapped, an absent one is `[null]`.
+pub fn encode_raw_params(param: Option<&RawValue>) -> RawJson {
+    let text = match param {
+        None => "[null]".to_string(),
+        Some(raw) if raw.get().trim_start().starts_with('{') => return raw.to_owned(),
+        Some(raw) => format!("[{}]", raw.get()),
+    };
+    RawValue::from_string(text).unwrap_or_else(|_| super::message::null_raw())
+}
+
+/// [`encode_params`] as JSON text.
+pub fn encode_params_raw(param: Option<Value>) -> RawJson {
+    serde_json::value::to_raw_value(&encode_params(param))
+        .unwrap_or_else(|_| super::message::null_raw())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -23,6 +42,22 @@ mod tests {
     #[test]
     fn objects_pass_through() {
         assert_eq!(encode_params(Some(json!({"a": 1}))), json!({"a": 1}));
+    }
+
+    #[test]
+    fn raw_params_follow_the_same_rule() {
+        let raw = |t: &str| RawValue::from_string(t.to_string()).unwrap();
+        assert_eq!(
+            encode_raw_params(Some(&raw(r#" {"a":1}"#))).get(),
+            r#"{"a":1}"#
+        );
+        assert_eq!(
+            encode_raw_params(Some(&raw(r#""A4H""#))).get(),
+            r#"["A4H"]"#
+        );
+        assert_eq!(encode_raw_params(Some(&raw("[1,2]"))).get(), "[[1,2]]");
+        assert_eq!(encode_raw_params(Some(&raw("null"))).get(), "[null]");
+        assert_eq!(encode_raw_params(None).get(), "[null]");
     }
 
     #[test]
