@@ -18,6 +18,7 @@ use super::resolve::ObjectRef;
 use super::Client;
 use crate::error::Result;
 use crate::lsp::BoxFuture;
+use queries::Priming;
 use serde_json::{Map, Value};
 
 /// `navigation.<name>(...)`, or `None` for a name this namespace does not have.
@@ -25,12 +26,30 @@ pub fn call(client: &Client, name: &str, a: Args) -> Option<BoxFuture<Result<Val
     Some(match name {
         "documentSymbols" => Box::pin(queries::document_symbols(client, a)),
         "checkSyntax" => Box::pin(queries::check_syntax(client, a)),
-        "goToDefinition" => Box::pin(queries::go_to(client, a, "textDocument/definition")),
-        "goToDeclaration" => Box::pin(queries::go_to(client, a, "textDocument/declaration")),
-        "hover" => Box::pin(queries::primed(client, a, "textDocument/hover")),
-        "documentHighlight" => {
-            Box::pin(queries::primed(client, a, "textDocument/documentHighlight"))
-        }
+        "goToDefinition" => Box::pin(queries::at_locator(
+            client,
+            a,
+            "textDocument/definition",
+            Priming::None,
+        )),
+        "goToDeclaration" => Box::pin(queries::at_locator(
+            client,
+            a,
+            "textDocument/declaration",
+            Priming::None,
+        )),
+        "hover" => Box::pin(queries::at_locator(
+            client,
+            a,
+            "textDocument/hover",
+            Priming::SemanticTokens,
+        )),
+        "documentHighlight" => Box::pin(queries::at_locator(
+            client,
+            a,
+            "textDocument/documentHighlight",
+            Priming::SemanticTokens,
+        )),
         "findReferences" => Box::pin(references::find_references(client, a)),
         "typeHierarchy" => Box::pin(hierarchy::type_hierarchy(client, a)),
         "completion" => Box::pin(completion::completion(client, a)),

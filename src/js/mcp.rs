@@ -11,13 +11,28 @@ use super::{driver::rejected, json};
 use crate::error::{codes, Error as EngineError};
 use crate::identity::ClientInfo;
 use crate::log;
+use crate::lsp::LspRequester;
 use crate::mcp::lifecycle;
 use crate::mcp::{McpClient, McpClientOptions};
 use napi::bindgen_prelude::*;
 use serde_json::{json as j, Value};
+use std::sync::Arc;
 
 fn invalid(e: napi::Error) -> EngineError {
     EngineError::coded(codes::INVALID_ARG, e.reason.clone())
+}
+
+/// Run `call` with the engine requester behind a JS driver value (ours natively, any other
+/// `{sendRequest}` object through a callback); an unusable value rejects.
+fn with_requester<F, Fut>(env: &Env, driver: Unknown, call: F) -> Result<AsyncBlock<Json>>
+where
+    F: FnOnce(Arc<dyn LspRequester>) -> Fut,
+    Fut: std::future::Future<Output = crate::error::Result<Value>> + Send + 'static,
+{
+    match requester::from_js(env, driver) {
+        Ok(lsp) => coded(env, call(lsp), |_, v| Ok(Json(Some(v)))),
+        Err(e) => rejected(env, invalid(e)),
+    }
 }
 
 /// `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}`; the effective values.
@@ -26,10 +41,6 @@ fn invalid(e: napi::Error) -> EngineError {
     ts_return_type = "Promise<StartMcpServerResult>"
 )]
 pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<AsyncBlock<Json>> {
-    let lsp = match requester::from_js(&env, driver) {
-        Ok(l) => l,
-        Err(e) => return rejected(&env, invalid(e)),
-    };
     let port = opts
         .get::<Unknown>("port")
         .ok()
@@ -40,13 +51,9 @@ pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<Async
         .ok()
         .flatten()
         .unwrap_or_default();
-    coded(
-        &env,
-        async move {
-            lifecycle::start_mcp_server(lsp.as_ref(), port.unwrap_or(Value::Null), &token).await
-        },
-        |_, v| Ok(Json(Some(v))),
-    )
+    with_requester(&env, driver, move |lsp| async move {
+        lifecycle::start_mcp_server(lsp.as_ref(), port.unwrap_or(Value::Null), &token).await
+    })
 }
 
 /// `adtLs/mcp/stopMCPServer` (no params: `[null]` on the wire).
@@ -55,15 +62,9 @@ pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<Async
     ts_return_type = "Promise<unknown>"
 )]
 pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
-    let lsp = match requester::from_js(&env, driver) {
-        Ok(l) => l,
-        Err(e) => return rejected(&env, invalid(e)),
-    };
-    coded(
-        &env,
-        async move { lifecycle::stop_mcp_server(lsp.as_ref()).await },
-        |_, v| Ok(Json(Some(v))),
-    )
+    with_requester(&env, driver, |lsp| async move {
+        lifecycle::stop_mcp_server(lsp.as_ref()).await
+    })
 }
 
 /// `adtLs/mcp/setDestination {destinationId}`.
@@ -76,15 +77,9 @@ pub fn set_mcp_destination(
     driver: Unknown,
     destination_id: String,
 ) -> Result<AsyncBlock<Json>> {
-    let lsp = match requester::from_js(&env, driver) {
-        Ok(l) => l,
-        Err(e) => return rejected(&env, invalid(e)),
-    };
-    coded(
-        &env,
-        async move { lifecycle::set_mcp_destination(lsp.as_ref(), &destination_id).await },
-        |_, v| Ok(Json(Some(v))),
-    )
+    with_requester(&env, driver, move |lsp| async move {
+        lifecycle::set_mcp_destination(lsp.as_ref(), &destination_id).await
+    })
 }
 
 /// Try `start(startPort + i)` for `attempts` ports; only bind failures advance.

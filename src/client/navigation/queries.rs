@@ -59,32 +59,22 @@ pub async fn at_position(
     Ok(Value::Object(params))
 }
 
-/// `goToDefinition` / `goToDeclaration(ref, locator)`.
-pub fn go_to(
-    client: &Client,
-    a: Args,
-    method: &'static str,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let (dest, r) = begin(&me, &a)?;
-        let locator = Locator::arg(&a, 1)?;
-        with_open_document(&me, &dest, &r, |uri, text| {
-            let me = me.clone();
-            async move {
-                let params = at_position(&me, &uri, &text, &locator).await?;
-                me.active_request(method, Some(params)).await
-            }
-        })
-        .await
-    }
+/// How a position query prepares the document first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Priming {
+    /// Ask at once (definition, declaration).
+    None,
+    /// Fill adt-ls's token cache first (hover and documentHighlight answer only for cached
+    /// tokens).
+    SemanticTokens,
 }
 
-/// `hover` / `documentHighlight(ref, locator)`: prime the token cache, then ask.
-pub fn primed(
+/// `goToDefinition` / `goToDeclaration` / `hover` / `documentHighlight(ref, locator)`.
+pub fn at_locator(
     client: &Client,
     a: Args,
     method: &'static str,
+    priming: Priming,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
@@ -93,7 +83,9 @@ pub fn primed(
         with_open_document(&me, &dest, &r, |uri, text| {
             let me = me.clone();
             async move {
-                prime_tokens(&me, &uri).await;
+                if priming == Priming::SemanticTokens {
+                    prime_tokens(&me, &uri).await;
+                }
                 let params = at_position(&me, &uri, &text, &locator).await?;
                 me.active_request(method, Some(params)).await
             }
