@@ -142,6 +142,12 @@ impl Client {
         }
     }
 
+    /// Start a destination-scoped call: record the activity, then the destination.
+    pub(crate) fn begin(&self) -> Result<String> {
+        self.touch()?;
+        self.dest()
+    }
+
     /// The connected destination, or the reference's error.
     pub(crate) fn dest(&self) -> Result<String> {
         self.inner

@@ -61,8 +61,7 @@ pub fn call(client: &Client, name: &str, a: Args) -> Option<BoxFuture<Result<Val
 
 /// What every navigation method starts with: activity, the destination, the object ref.
 fn begin(client: &Client, a: &Args) -> Result<(String, ObjectRef)> {
-    client.touch()?;
-    let dest = client.dest()?;
+    let dest = client.begin()?;
     let (r, _) = ObjectRef::arg(a, 0)?;
     Ok((dest, r))
 }

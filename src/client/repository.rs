@@ -80,8 +80,7 @@ pub fn search(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 pub fn get_users(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let r = me
             .active_request(
                 "adtLs/repository/getUsers",
@@ -181,8 +180,7 @@ pub(crate) fn delete_params(uri: &str) -> Value {
 pub fn list_inactive(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         me.active_request(
             "adtLs/activation/getInactiveObjects",
             Some(json!({"destination": dest})),

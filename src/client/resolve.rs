@@ -57,8 +57,7 @@ pub(crate) struct Target {
 /// Record the call, require a destination, read argument 0 as `{name, objectType, ...}` and
 /// resolve it to its AFF URI.
 pub(crate) async fn resolve_target(client: &Client, a: &Args) -> Result<Target> {
-    client.touch()?;
-    let dest = client.dest()?;
+    let dest = client.begin()?;
     let (object, opts) = ObjectRef::arg(a, 0)?;
     let uri = resolve_aff_uri(client, &dest, &object).await?;
     Ok(Target { dest, opts, uri })

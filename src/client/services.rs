@@ -93,8 +93,7 @@ pub fn list_services(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let name = binding_name(&a)?;
         fetch_services(&me, &dest, &name).await
     }
@@ -142,8 +141,7 @@ pub fn get_service_info(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let name = binding_name(&a)?;
         let opts = args::object(&a, 1, "opts")?;
         let wanted = opts

@@ -16,8 +16,7 @@ pub fn read_source(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let (r, opts) = ObjectRef::arg(&a, 0)?;
         let uri = resolve_with_include(&me, &dest, &r, opts.get("include")).await?;
         let content = read(&me, &uri).await?;

@@ -16,8 +16,7 @@ pub fn get_creation_form(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let object_type = args::arg(&a, 0).cloned();
         let opts = args::object(&a, 1, "opts")?;
         let mut params = Map::new();

@@ -49,8 +49,7 @@ fn creation_args(dest: &str, opts: &Map<String, Value>) -> Map<String, Value> {
 pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let opts = args::object(&a, 0, "args")?;
         let mut tool_args = creation_args(&dest, &opts);
         tool_args.insert(
@@ -78,8 +77,7 @@ pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 pub fn validate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let opts = args::object(&a, 0, "args")?;
         let tool_args = Value::Object(creation_args(&dest, &opts));
         call_checked(
@@ -120,8 +118,7 @@ pub fn run_unit_tests(
 pub fn generate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let opts = args::object(&a, 0, "args")?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
@@ -153,8 +150,7 @@ fn destination_only(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         call_checked(&me, tool, json!({"destination": dest}), failed).await
     }
 }
@@ -186,8 +182,7 @@ pub fn get_object_type_details(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let object_type = args::arg(&a, 0).cloned();
         let opts = args::object(&a, 1, "opts")?;
         let mut tool_args = Map::new();
@@ -214,8 +209,7 @@ pub fn get_generator_schema(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let generator_id = args::arg(&a, 0).cloned();
         let opts = args::object(&a, 1, "opts")?;
         let mut tool_args = Map::new();

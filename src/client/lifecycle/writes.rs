@@ -30,8 +30,7 @@ async fn write(client: &Client, method: &'static str, params: Value) -> Result<V
 pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let (r, opts) = ObjectRef::arg(&a, 0)?;
         let source = match opts.get("source") {
             Some(Value::String(s)) => s.clone(),

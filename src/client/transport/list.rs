@@ -32,8 +32,7 @@ async fn fetch(client: &Client, dest: &str) -> Result<Value> {
 pub fn list(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let opts = args::object(&a, 0, "opts")?;
         let limit = number(&opts, "limit")?;
         let query = string(&opts, "query").map(|q| q.trim().to_lowercase());

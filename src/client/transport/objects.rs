@@ -12,8 +12,7 @@ use std::future::Future;
 
 /// Activity, destination, the ref (with its other options) and its URI.
 async fn resolved(client: &Client, a: &Args) -> Result<(ObjectRef, Map<String, Value>, String)> {
-    client.touch()?;
-    let dest = client.dest()?;
+    let dest = client.begin()?;
     let (r, opts) = ObjectRef::arg(a, 0)?;
     let uri = resolve_aff_uri(client, &dest, &r).await?;
     Ok((r, opts, uri))

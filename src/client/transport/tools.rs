@@ -27,8 +27,7 @@ fn tool_args(dest: &str, opts: &Map<String, Value>, keys: &[&str]) -> Value {
 pub fn find(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        me.touch()?;
-        let dest = me.dest()?;
+        let dest = me.begin()?;
         let opts = args::object(&a, 0, "args")?;
         let keys = [
             "objectName",
