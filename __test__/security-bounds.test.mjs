@@ -195,3 +195,27 @@ test('timeouts: AdtLsMcpClient constructor throws, callTool and request reject',
   await assert.rejects(client.callTool('t', {}, { timeoutMs: NaN }), outOfRange('opts.timeoutMs'));
   await assert.rejects(client.request('ping', undefined, { timeoutMs: -5 }), outOfRange('opts.timeoutMs'));
 });
+
+test('timeouts: client methods with opts.timeoutMs reject non-finite, non-positive and oversized values', async () => {
+  const client = await createAdtLs({
+    adtLs: installedAdtLs(),
+    connection: { systemUrl: sap.url, selfSigned: true },
+    auth: basic('DEVELOPER', PASSWORD),
+    keepAlive: false,
+    ...CLIENT_BOUNDS,
+  });
+  try {
+    const ref = { name: 'ZCL_TEST', objectType: 'CLAS/OC' };
+    // NaN and Infinity cross as JSON null here (the reference's `??` default applies: finite).
+    for (const bad of [-1, 0, 1e308, 2 ** 31]) {
+      await assert.rejects(client.quality.runAtc(ref, { timeoutMs: bad }), outOfRange('opts.timeoutMs'), `runAtc ${bad}`);
+      await assert.rejects(client.quality.runUnitTestsWithCoverage(ref, { timeoutMs: bad }), outOfRange('opts.timeoutMs'));
+      await assert.rejects(
+        client.navigation.findReferences(ref, { line: 1, character: 1 }, { timeoutMs: bad }),
+        outOfRange('opts.timeoutMs'),
+      );
+    }
+  } finally {
+    await client.dispose();
+  }
+});
