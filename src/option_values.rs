@@ -111,7 +111,10 @@ mod tests {
 
     #[test]
     fn timeouts_must_be_finite_positive_and_timer_sized() {
-        assert_eq!(timeout_ms("t", 1500.0).unwrap(), Duration::from_millis(1500));
+        assert_eq!(
+            timeout_ms("t", 1500.0).unwrap(),
+            Duration::from_millis(1500)
+        );
         assert_eq!(timeout_ms("t", 0.2).unwrap(), Duration::from_millis(1));
         assert!(timeout_ms("t", MAX_TIMEOUT_MS).is_ok());
         for (bad, shown) in [
@@ -125,11 +128,16 @@ mod tests {
             let e = timeout_ms("adtLs.requestTimeoutMs", bad).unwrap_err();
             assert!(e.has_code(codes::OUT_OF_RANGE), "{bad}");
             assert!(
-                e.message.starts_with("adtLs.requestTimeoutMs must be a finite number"),
+                e.message
+                    .starts_with("adtLs.requestTimeoutMs must be a finite number"),
                 "{}",
                 e.message
             );
-            assert!(e.message.ends_with(&format!("received {shown}")), "{}", e.message);
+            assert!(
+                e.message.ends_with(&format!("received {shown}")),
+                "{}",
+                e.message
+            );
         }
     }
 
@@ -161,7 +169,11 @@ mod tests {
         ] {
             let e = system_url(bad).unwrap_err();
             assert!(e.has_code(codes::INVALID_ARG_VALUE), "{bad}");
-            assert!(e.message.starts_with("connection.systemUrl must be"), "{}", e.message);
+            assert!(
+                e.message.starts_with("connection.systemUrl must be"),
+                "{}",
+                e.message
+            );
         }
         let e = system_url("https://sap.example.com:99999").unwrap_err();
         assert!(e.message.contains("port"), "{}", e.message);
@@ -181,6 +193,10 @@ mod tests {
         }
         let e = system_url("https://u:S3cret-pw@sap.example.com").unwrap_err();
         assert!(e.message.contains("embedded credentials"), "{}", e.message);
-        assert!(e.message.contains("https://***@sap.example.com"), "{}", e.message);
+        assert!(
+            e.message.contains("https://***@sap.example.com"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -75,7 +75,10 @@ mod tests {
             redact("connecting to https://DEVELOPER:Unregistered-pw1@sap.example.com:443/sap"),
             "connecting to https://***@sap.example.com:443/sap"
         );
-        assert_eq!(redact("ftp://tok-abc@h and http://h/p?x=a@b"), "ftp://***@h and http://h/p?x=a@b");
+        assert_eq!(
+            redact("ftp://tok-abc@h and http://h/p?x=a@b"),
+            "ftp://***@h and http://h/p?x=a@b"
+        );
         assert_eq!(redact("mail me@example.com"), "mail me@example.com");
     }
 

@@ -64,7 +64,10 @@ mod tests {
 
     #[test]
     fn the_system_and_its_proxy_are_allowed_over_tls() {
-        let allowed = [url("https://sap.example.com"), url("https://localhost:4711")];
+        let allowed = [
+            url("https://sap.example.com"),
+            url("https://localhost:4711"),
+        ];
         for ok in [
             "https://sap.example.com/sap/bc/adt/core/http/reentranceticket?x=1",
             "https://SAP.example.com:443/x",
@@ -76,7 +79,10 @@ mod tests {
 
     #[test]
     fn foreign_hosts_ports_plain_http_and_other_schemes_are_refused() {
-        let allowed = [url("https://sap.example.com"), url("https://localhost:4711")];
+        let allowed = [
+            url("https://sap.example.com"),
+            url("https://localhost:4711"),
+        ];
         for bad in [
             "https://evil.example.com/sap/bc/adt/core/http/reentranceticket",
             "https://sap.example.com:8443/x",
@@ -88,11 +94,19 @@ mod tests {
         ] {
             let e = check_credential_origin(&url(bad), &allowed).unwrap_err();
             assert!(e.has_code(codes::CREDENTIALS_ORIGIN), "{bad}");
-            assert!(e.message.contains("no credentials were sent"), "{}", e.message);
+            assert!(
+                e.message.contains("no credentials were sent"),
+                "{}",
+                e.message
+            );
         }
         let e = check_credential_origin(&url("https://evil.example.com/p?ticket=s3cret"), &allowed)
             .unwrap_err();
-        assert!(e.message.contains("https://evil.example.com:443"), "{}", e.message);
+        assert!(
+            e.message.contains("https://evil.example.com:443"),
+            "{}",
+            e.message
+        );
         assert!(!e.message.contains("s3cret"), "{}", e.message);
     }
 

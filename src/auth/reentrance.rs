@@ -5,10 +5,10 @@
 //! be the destination's own origin over TLS ([`super::origin`]). Passwords, tokens
 //! and tickets are registered for redaction and never appear in errors.
 
+use super::origin::check_credential_origin;
 use super::reentrance_http::{
     get, reentrance_client, without_query, GetOutcome, REENTRANCE_REQUEST_TIMEOUT,
 };
-use super::origin::check_credential_origin;
 use super::strategy::LogonContext;
 use crate::error::{Error, Result};
 use crate::redact;

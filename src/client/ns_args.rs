@@ -102,7 +102,9 @@ mod tests {
         for key in ["b", "c", "d"] {
             let e = timeout_number(&m, key).unwrap_err();
             assert!(e.has_code(crate::error::codes::OUT_OF_RANGE), "{key}");
-            assert!(e.message.starts_with(&format!("opts.{key} must be a finite number")));
+            assert!(e
+                .message
+                .starts_with(&format!("opts.{key} must be a finite number")));
         }
     }
 

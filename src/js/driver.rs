@@ -3,8 +3,8 @@
 
 use super::callback::JsCallback;
 use super::errors::{coded, throw};
-use super::timeouts::{timeout_arg, timeout_prop};
 use super::json;
+use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, JsonText};
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};

@@ -3,9 +3,9 @@
 //! Streamable HTTP client, exported for tools and conformance tests).
 
 use super::callback::JsCallback;
-use super::timeouts::{timeout_arg, timeout_prop};
 use super::errors::coded;
 use super::requester;
+use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, OrUndefined};
 use super::{driver::rejected, json};
 use crate::error::{codes, Error as EngineError};

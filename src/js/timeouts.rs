@@ -23,7 +23,10 @@ pub fn timeout_arg(
                 .map_err(|_| timeout_type_error(name, "an unreadable number"))?;
             timeout_ms(name, ms).map(Some)
         }
-        other => Err(timeout_type_error(name, &format!("type {}", type_name(other)))),
+        other => Err(timeout_type_error(
+            name,
+            &format!("type {}", type_name(other)),
+        )),
     }
 }
 

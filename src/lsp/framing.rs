@@ -251,7 +251,11 @@ mod tests {
                 }
                 Ok(Some(_)) => unreachable!(),
             }
-            assert!(d.buffered() <= MAX_HEADER_BYTES + 1024, "buffer grew to {}", d.buffered());
+            assert!(
+                d.buffered() <= MAX_HEADER_BYTES + 1024,
+                "buffer grew to {}",
+                d.buffered()
+            );
         }
         assert_eq!(first_error, Some(MAX_HEADER_BYTES + 1024));
         // A valid frame after the error is not decoded: the stream cannot be trusted.

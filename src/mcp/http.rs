@@ -330,10 +330,7 @@ fn session_id_of(response: &Response, method: &str) -> Result<Option<String>> {
 
 /// Read a whole `application/json` body (at most `limit` bytes) and pick our response.
 async fn read_json(response: Response, method: &str, id: u64, limit: usize) -> Result<Value> {
-    if response
-        .content_length()
-        .is_some_and(|n| n > limit as u64)
-    {
+    if response.content_length().is_some_and(|n| n > limit as u64) {
         return Err(errors::body_too_large(method, limit));
     }
     let mut bytes = Vec::new();

@@ -251,7 +251,10 @@ mod tests {
     fn the_default_bound_is_generous() {
         let mut parser = SseParser::new();
         let big = format!("data: {}\n\n", "x".repeat(4 * 1024 * 1024));
-        assert_eq!(parser.try_feed(big.as_bytes()).unwrap()[0].len(), 4 * 1024 * 1024);
+        assert_eq!(
+            parser.try_feed(big.as_bytes()).unwrap()[0].len(),
+            4 * 1024 * 1024
+        );
     }
 
     #[test]

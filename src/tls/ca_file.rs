@@ -90,7 +90,11 @@ mod tests {
         std::fs::write(&path, vec![b'x'; 100]).unwrap();
         let e = read_bounded_regular_file(&path, 99, "extraCaCerts").unwrap_err();
         assert!(e.has_code(codes::INVALID_ARG_VALUE));
-        assert!(e.message.contains("ca.pem is larger than 99 bytes"), "{}", e.message);
+        assert!(
+            e.message.contains("ca.pem is larger than 99 bytes"),
+            "{}",
+            e.message
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 

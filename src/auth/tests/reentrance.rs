@@ -237,9 +237,16 @@ async fn credentials_go_only_to_the_destinations_origin_and_nothing_is_sent_else
         .await
         .unwrap_err();
     assert!(e.has_code(crate::error::codes::CREDENTIALS_ORIGIN), "{e:?}");
-    assert!(e.message.contains("no credentials were sent"), "{}", e.message);
+    assert!(
+        e.message.contains("no credentials were sent"),
+        "{}",
+        e.message
+    );
     assert!(!e.message.contains("Developer#1-flow"));
-    assert!(foreign.seen().is_empty(), "nothing reached the foreign host");
+    assert!(
+        foreign.seen().is_empty(),
+        "nothing reached the foreign host"
+    );
 
     // Plain http to the system's own host and port is refused when the system is https.
     let own = TestServer::start(None, sap_endpoint(listener.port, TICKET, |_| true)).await;

@@ -64,9 +64,7 @@ async fn an_sse_line_without_newline_fails_at_the_event_bound_and_drops_the_stre
 
 #[tokio::test]
 async fn an_oversized_json_body_fails_with_and_without_content_length() {
-    let big = |req: &Recorded| {
-        json!({"jsonrpc": "2.0", "id": req.rpc_id(), "result": {"pad": "x".repeat(200 * 1024)}})
-    };
+    let big = |req: &Recorded| json!({"jsonrpc": "2.0", "id": req.rpc_id(), "result": {"pad": "x".repeat(200 * 1024)}});
     let server = serve(move |req| match req.body["params"]["name"].as_str() {
         Some("declared") => Reply::json(big(req)),
         _ => Reply::Stream {
