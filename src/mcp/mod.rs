@@ -19,7 +19,7 @@ mod jsonrpc;
 pub mod lifecycle;
 mod limits;
 mod session;
-mod sse;
+pub mod sse;
 mod tools;
 
 pub use client::{ClientInfo, McpClient, McpClientOptions, DEFAULT_TIMEOUT};
