@@ -50,6 +50,17 @@ pub mod codes {
     pub const MCP_PROTOCOL: &str = "ERR_MCP_PROTOCOL";
     /// Invalid arguments supplied by the caller.
     pub const INVALID_ARG: &str = "ERR_INVALID_ARG";
+    /// An option or argument of the right type with an unacceptable value (Node's name).
+    pub const INVALID_ARG_VALUE: &str = "ERR_INVALID_ARG_VALUE";
+    /// An option or argument of the wrong type (Node's name).
+    pub const INVALID_ARG_TYPE: &str = "ERR_INVALID_ARG_TYPE";
+    /// A number outside its accepted range (Node's name).
+    pub const OUT_OF_RANGE: &str = "ERR_OUT_OF_RANGE";
+    /// adt-ls broke the LSP base protocol (framing); the connection was ended.
+    pub const LSP_PROTOCOL: &str = "ERR_LSP_PROTOCOL";
+    /// adt-ls asked for credentials to be sent somewhere other than the destination's own
+    /// origin (or without TLS); nothing was sent.
+    pub const CREDENTIALS_ORIGIN: &str = "ERR_CREDENTIALS_ORIGIN";
 }
 
 impl Error {

@@ -22,6 +22,7 @@ pub mod identity;
 pub mod log;
 pub mod lsp;
 pub mod mcp;
+pub mod option_values;
 pub mod process;
 pub mod redact;
 pub mod resilience;

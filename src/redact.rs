@@ -2,7 +2,10 @@
 //! ticket and sensitive prompt answer the engine handles is registered here; log lines and
 //! error messages pass through [`redact`] before they leave the engine, so a secret can
 //! never reach a logger or a JS error even when it is embedded in a server's message.
+//! Credentials embedded in a URL (`scheme://user:password@host`) are masked too, registered
+//! or not (`connection.systemUrl` refuses them, but a relayed adt-ls line may still carry one).
 
+use regex::Regex;
 use std::sync::{Mutex, OnceLock};
 
 const MASK: &str = "***";
@@ -28,12 +31,22 @@ pub fn register(secret: &str) {
     }
 }
 
-/// Mask every registered secret in `text`.
+/// `scheme://<userinfo>@`: the userinfo cannot hold `/`, `?`, `#`, `@` or whitespace.
+fn url_userinfo() -> Option<&'static Regex> {
+    static RE: OnceLock<Option<Regex>> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#@\s]+@").ok())
+        .as_ref()
+}
+
+/// Mask every registered secret and every URL userinfo in `text`.
 pub fn redact(text: &str) -> String {
-    let Ok(list) = registry().lock() else {
-        return text.to_string();
+    let mut out = match url_userinfo() {
+        Some(re) if text.contains("://") => re.replace_all(text, "${1}***@").into_owned(),
+        _ => text.to_string(),
     };
-    let mut out = text.to_string();
+    let Ok(list) = registry().lock() else {
+        return out;
+    };
     for secret in list.iter() {
         if out.contains(secret.as_str()) {
             out = out.replace(secret.as_str(), MASK);
@@ -54,6 +67,19 @@ mod tests {
             "login with *** failed"
         );
         assert_eq!(redact("nothing here"), "nothing here");
+    }
+
+    #[test]
+    fn url_userinfo_is_masked_without_registration() {
+        assert_eq!(
+            redact("connecting to https://DEVELOPER:Unregistered-pw1@sap.example.com:443/sap"),
+            "connecting to https://***@sap.example.com:443/sap"
+        );
+        assert_eq!(
+            redact("ftp://tok-abc@h and http://h/p?x=a@b"),
+            "ftp://***@h and http://h/p?x=a@b"
+        );
+        assert_eq!(redact("mail me@example.com"), "mail me@example.com");
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod destinations;
 pub mod interactive;
 pub mod logon_input;
 pub mod logon_url;
+pub mod origin;
 pub mod reentrance;
 pub mod reentrance_handler;
 mod reentrance_http;

@@ -1,9 +1,11 @@
 //! Headless reentrance-ticket logon, "browser emulation" (wire.md §8.2): GET the logonUrl
 //! with the credentials and without following redirects, expect a redirect whose
 //! `Location` carries the ticket to adt-ls's local listener, then deliver it there (first
-//! `localhost` replaced by `127.0.0.1`, no credentials, status ignored). Passwords, tokens
+//! `localhost` replaced by `127.0.0.1`, no credentials, status ignored). The logonUrl must
+//! be the destination's own origin over TLS ([`super::origin`]). Passwords, tokens
 //! and tickets are registered for redaction and never appear in errors.
 
+use super::origin::check_credential_origin;
 use super::reentrance_http::{
     get, reentrance_client, without_query, GetOutcome, REENTRANCE_REQUEST_TIMEOUT,
 };
@@ -76,6 +78,7 @@ pub async fn perform_reentrance_logon_within(
         creds.register_secrets();
     }
     let ticket_url = ticket_request_url(logon_url, ctx.sap_client.as_deref())?;
+    check_credential_origin(&ticket_url, &ctx.credential_origins)?;
     let client = reentrance_client(ctx, timeout)?;
     let authorization = creds.as_ref().map(Credentials::authorization);
     let GetOutcome { status, location } = get(

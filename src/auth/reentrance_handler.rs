@@ -126,10 +126,10 @@ impl ServerRequestHandler for ReentranceHandler {
             let on_failure = job.ctx.on_failure.clone();
             tokio::spawn(async move {
                 if let Err(e) = job.logon(logon_url).await {
-                    let message = format!("{failure_prefix}: {}", e.message);
-                    log::warn(&message);
+                    let e = e.prefixed(&format!("{failure_prefix}: "));
+                    log::warn(&e.message);
                     if let Some(listener) = on_failure {
-                        listener(message);
+                        listener(e);
                     }
                 }
             });

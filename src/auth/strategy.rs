@@ -67,7 +67,7 @@ pub trait Registrar: Send + Sync {
 
 /// Told about a background logon failure (the headless ticket flow), so a waiting
 /// `ensureLoggedOn` can end at once with the real cause instead of timing out.
-pub type FailureListener = Arc<dyn Fn(String) + Send + Sync>;
+pub type FailureListener = Arc<dyn Fn(crate::error::Error) + Send + Sync>;
 
 /// What a strategy needs to know when it registers its handlers.
 #[derive(Clone, Default)]
@@ -80,6 +80,9 @@ pub struct LogonContext {
     pub sap_client: Option<String>,
     /// Hears background failures of the ticket flow (already logged as warnings).
     pub on_failure: Option<FailureListener>,
+    /// The only origins the ticket flow may send credentials to (the `systemUrl` and the
+    /// proxy fronting it, [`super::origin`]); empty when no system URL is known.
+    pub credential_origins: Vec<reqwest::Url>,
 }
 
 #[derive(Clone)]

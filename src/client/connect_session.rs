@@ -26,13 +26,13 @@ const SESSION_DEAD: &str = "SAP session appears dead (liveness probe empty) — 
 /// sees the ones that happen while it waits.
 #[derive(Clone)]
 pub struct LogonFailures {
-    tx: Arc<watch::Sender<(u64, String)>>,
+    tx: Arc<watch::Sender<(u64, Error)>>,
 }
 
 impl Default for LogonFailures {
     fn default() -> Self {
         LogonFailures {
-            tx: Arc::new(watch::channel((0, String::new())).0),
+            tx: Arc::new(watch::channel((0, Error::new(""))).0),
         }
     }
 }
@@ -41,22 +41,22 @@ impl LogonFailures {
     /// The listener strategies report to.
     pub fn listener(&self) -> FailureListener {
         let tx = self.tx.clone();
-        Arc::new(move |message| {
-            tx.send_modify(|(n, m)| {
+        Arc::new(move |error| {
+            tx.send_modify(|(n, e)| {
                 *n += 1;
-                *m = message;
+                *e = error;
             })
         })
     }
 
     /// Run `fut`; `Err(reason)` if a logon failure is reported before it finishes.
-    pub async fn race<T>(&self, fut: impl Future<Output = T>) -> std::result::Result<T, String> {
+    pub async fn race<T>(&self, fut: impl Future<Output = T>) -> std::result::Result<T, Error> {
         let mut rx = self.tx.subscribe();
         tokio::select! {
             out = fut => Ok(out),
             changed = rx.changed() => match changed {
                 Ok(()) => Err(rx.borrow().1.clone()),
-                Err(_) => Err("the logon was abandoned".to_string()),
+                Err(_) => Err(Error::new("the logon was abandoned")),
             },
         }
     }
@@ -121,6 +121,11 @@ pub async fn logon(
         extra_ca_pems: tls.extra_ca_pems.clone(),
         sap_client: Some(conn.client.clone().unwrap_or_else(|| "001".to_string())),
         on_failure: Some(failures.listener()),
+        // Credentials go to the system's own origin or the proxy fronting it, nowhere else.
+        credential_origins: [conn.system_url.as_str(), system_url]
+            .iter()
+            .filter_map(|u| reqwest::Url::parse(u).ok())
+            .collect(),
     };
     strategy.register(driver, &ctx).await?;
     destinations::create_destination(
@@ -163,10 +168,16 @@ pub async fn logon(
     }
 }
 
-fn not_connected_because(dest: &str, reason: &str) -> Error {
-    Error::new(format!(
-        "Logon to {dest} did not reach 'connected' (disconnected: {reason})."
-    ))
+/// The logon failure `reason` reported in the reference's words; its code is kept.
+fn not_connected_because(dest: &str, reason: &Error) -> Error {
+    Error {
+        message: format!(
+            "Logon to {dest} did not reach 'connected' (disconnected: {}).",
+            reason.message
+        ),
+        code: reason.code.clone(),
+        data: None,
+    }
 }
 
 fn not_connected(dest: &str, info: &LogonInfo) -> Error {

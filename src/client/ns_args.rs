@@ -31,6 +31,16 @@ pub fn number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
     }
 }
 
+/// A timeout option (`None` when absent or null): a finite positive number of milliseconds a
+/// timer can hold ([`crate::option_values::timeout_ms`], `ERR_OUT_OF_RANGE`), never "wait
+/// for ever" or "no time at all".
+pub fn timeout_number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
+    match number(map, key)? {
+        None => Ok(None),
+        Some(ms) => crate::option_values::timeout_ms(&format!("opts.{key}"), ms).map(|_| Some(ms)),
+    }
+}
+
 /// Copy `from[key]` into `to[key]` when the caller gave it (JSON drops `undefined`).
 pub fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, key: &str) {
     if let Some(v) = from.get(key) {
@@ -81,6 +91,21 @@ mod tests {
 
     fn map(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn timeouts_are_finite_positive_and_timer_sized() {
+        let m = map(json!({"a": 1500, "b": -1, "c": 0, "d": 1e308, "e": null}));
+        assert_eq!(timeout_number(&m, "a").unwrap(), Some(1500.0));
+        assert_eq!(timeout_number(&m, "e").unwrap(), None);
+        assert_eq!(timeout_number(&m, "missing").unwrap(), None);
+        for key in ["b", "c", "d"] {
+            let e = timeout_number(&m, key).unwrap_err();
+            assert!(e.has_code(crate::error::codes::OUT_OF_RANGE), "{key}");
+            assert!(e
+                .message
+                .starts_with(&format!("opts.{key} must be a finite number")));
+        }
     }
 
     #[test]

@@ -91,10 +91,14 @@ impl Default for ClientOptions {
 }
 
 impl ClientOptions {
-    /// The reference's guards, checked before any resource exists.
+    /// The reference's guards and the security checks of `connection.systemUrl`
+    /// ([`crate::option_values`]), checked before any resource exists.
     pub fn validate(&self) -> Result<()> {
         if self.connection.is_some() != self.auth.is_some() {
             return Err(Error::new(BOTH_OR_NEITHER));
+        }
+        if let Some(conn) = &self.connection {
+            crate::option_values::system_url(&conn.system_url)?;
         }
         if let (Some(conn), Some(auth)) = (&self.connection, &self.auth) {
             if auth.client_cert().is_some() && !conn.self_signed {

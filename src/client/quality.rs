@@ -4,7 +4,7 @@
 
 use super::args::{self, Args};
 use super::deadline::{outlive, race};
-use super::ns_args::{number, or, string, truthy};
+use super::ns_args::{or, string, timeout_number, truthy};
 use super::resolve::resolve_target;
 use super::Client;
 use crate::error::Result;
@@ -60,7 +60,7 @@ pub fn run_atc(client: &Client, a: Args) -> impl Future<Output = Result<Value>> 
     let me = client.clone();
     async move {
         let (uri, opts) = resolve_with_opts(&me, &a).await?;
-        let timeout_ms = number(&opts, "timeoutMs")?.unwrap_or(ATC_TIMEOUT_MS);
+        let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(ATC_TIMEOUT_MS);
         let params =
             json!({"objectUri": uri, "checkVariant": or(&opts, "checkVariant", json!(""))});
         let request = me.active_request_within(
@@ -81,7 +81,7 @@ pub fn run_unit_tests_with_coverage(
     let me = client.clone();
     async move {
         let (uri, opts) = resolve_with_opts(&me, &a).await?;
-        let timeout_ms = number(&opts, "timeoutMs")?.unwrap_or(UNIT_TIMEOUT_MS);
+        let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(UNIT_TIMEOUT_MS);
         let request = me.active_request_within(
             "adtLs/abapUnit/runTests",
             Some(json!({"uris": [uri], "measurement": "COVERAGE"})),

@@ -190,6 +190,7 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
         ClientInfo::default(),
         McpClientOptions {
             timeout: opts.mcp_timeout,
+            ..McpClientOptions::default()
         },
     )?;
     if let Err(e) = mcp.connect().await {

@@ -550,6 +550,7 @@ impl ExitExplainer {
         CloseReason {
             summary,
             detail: self.child.output().last(TAIL_CHUNKS).trim_end().to_string(),
+            code: crate::error::codes::CONNECTION_CLOSED,
         }
     }
 }

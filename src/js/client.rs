@@ -6,6 +6,7 @@
 use super::errors::coded;
 use super::json;
 use super::strategies;
+use super::timeouts::timeout_prop;
 use super::values::Json;
 use crate::client::{Args, Client, ClientOptions, ConnectionOptions, Health, Probe};
 use crate::error::{codes, Error as EngineError};
@@ -166,17 +167,30 @@ fn client_options(
                 .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
                 .collect();
         }
-        if let Some(ms) = millis(adt.get("startTimeoutMs")) {
+    }
+    // Timeouts from the JS values themselves (JSON would turn NaN/Infinity into null).
+    if let Some(adt) = obj
+        .get::<Unknown>("adtLs")
+        .ok()
+        .flatten()
+        .filter(|a| matches!(a.get_type(), Ok(ValueType::Object)))
+    {
+        let adt = adt
+            .coerce_to_object()
+            .map_err(|e| invalid(e.reason.clone()))?;
+        let start = "adtLs.startTimeoutMs";
+        if let Some(ms) = timeout_prop(env, &adt, "startTimeoutMs", start)? {
             o.start_timeout = ms;
         }
-        if let Some(ms) = millis(adt.get("requestTimeoutMs")) {
+        let request = "adtLs.requestTimeoutMs";
+        if let Some(ms) = timeout_prop(env, &adt, "requestTimeoutMs", request)? {
             o.request_timeout = ms;
         }
     }
-    if let Some(ms) = millis(data.get("mcpTimeoutMs")) {
+    if let Some(ms) = timeout_prop(env, &obj, "mcpTimeoutMs", "mcpTimeoutMs")? {
         o.mcp_timeout = ms;
     }
-    if let Some(ms) = millis(data.get("logonTimeoutMs")) {
+    if let Some(ms) = timeout_prop(env, &obj, "logonTimeoutMs", "logonTimeoutMs")? {
         o.logon_timeout = ms;
     }
     if let Some(c) = data.get("connection").filter(|c| c.is_object()) {
@@ -241,8 +255,4 @@ fn strings(v: Option<&Value>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-fn millis(v: Option<&Value>) -> Option<std::time::Duration> {
-    super::driver::millis(v.and_then(Value::as_f64))
 }

@@ -2,8 +2,9 @@
 //! [`crate::driver::Driver`].
 
 use super::callback::JsCallback;
-use super::errors::coded;
+use super::errors::{coded, throw};
 use super::json;
+use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, JsonText};
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
@@ -14,7 +15,6 @@ use napi::bindgen_prelude::*;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// A JS function answering a server->client request.
 pub struct JsRequestHandler(pub Arc<JsCallback>);
@@ -28,12 +28,6 @@ impl ServerRequestHandler for JsRequestHandler {
                 .map(|v| v.unwrap_or(Value::Null))
         })
     }
-}
-
-/// Milliseconds from JS (a number) to a duration; negative or non-finite means "none".
-pub fn millis(ms: Option<f64>) -> Option<Duration> {
-    ms.filter(|m| m.is_finite() && *m >= 0.0)
-        .map(|m| Duration::from_millis(m as u64))
 }
 
 #[napi]
@@ -75,8 +69,10 @@ impl AdtLsDriver {
                     version: info.get::<String>("version")?.unwrap_or(defaults.version),
                 };
             }
-            if let Some(ms) = millis(opts.get::<f64>("requestTimeoutMs")?) {
-                options.request_timeout = ms;
+            match timeout_prop(&env, &opts, "requestTimeoutMs", "opts.requestTimeoutMs") {
+                Ok(Some(ms)) => options.request_timeout = ms,
+                Ok(None) => {}
+                Err(e) => return throw(&env, e),
             }
             if let Some(map) = opts.get::<Object>("requestHandlers")? {
                 for method in Object::keys(&map)? {
@@ -114,8 +110,11 @@ impl AdtLsDriver {
         ts_args_type = "timeoutMs?: number",
         ts_return_type = "Promise<AdtLsInitializeResult>"
     )]
-    pub fn start(&self, env: Env, timeout_ms: Option<f64>) -> Result<AsyncBlock<Json>> {
-        let timeout = millis(timeout_ms).unwrap_or(DEFAULT_START_TIMEOUT);
+    pub fn start(&self, env: Env, timeout_ms: Option<Unknown>) -> Result<AsyncBlock<Json>> {
+        let timeout = match timeout_arg(&env, timeout_ms, "timeoutMs") {
+            Ok(t) => t.unwrap_or(DEFAULT_START_TIMEOUT),
+            Err(e) => return rejected(&env, e),
+        };
         coded(&env, self.driver.start(timeout), |_, v| Ok(Json(Some(v))))
     }
 
@@ -143,8 +142,9 @@ impl AdtLsDriver {
                 )
             }
         };
-        let timeout = match opts {
-            Some(o) => millis(o.get::<f64>("timeoutMs")?),
+        let timeout = match opts.map(|o| timeout_prop(&env, &o, "timeoutMs", "opts.timeoutMs")) {
+            Some(Ok(t)) => t,
+            Some(Err(e)) => return rejected(&env, e),
             None => None,
         };
         coded(

@@ -3,9 +3,9 @@
 //! Streamable HTTP client, exported for tools and conformance tests).
 
 use super::callback::JsCallback;
-use super::driver::millis;
 use super::errors::coded;
 use super::requester;
+use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, OrUndefined};
 use super::{driver::rejected, json};
 use crate::error::{codes, Error as EngineError};
@@ -167,7 +167,7 @@ impl AdtLsMcpClient {
         base_url: String,
         token: String,
         client_info: Option<Object>,
-        timeout_ms: Option<f64>,
+        timeout_ms: Option<Unknown>,
     ) -> Result<Self> {
         let mut info = ClientInfo::default();
         if let Some(ci) = client_info {
@@ -175,8 +175,10 @@ impl AdtLsMcpClient {
             info.version = ci.get::<String>("version")?.unwrap_or(info.version);
         }
         let mut opts = McpClientOptions::default();
-        if let Some(t) = millis(timeout_ms) {
-            opts.timeout = t;
+        match timeout_arg(&env, timeout_ms, "timeoutMs") {
+            Ok(Some(t)) => opts.timeout = t,
+            Ok(None) => {}
+            Err(e) => return Err(super::errors::js_error(&env, &e)),
         }
         match McpClient::new(&base_url, &token, info, opts) {
             Ok(inner) => Ok(AdtLsMcpClient { inner }),
@@ -216,9 +218,11 @@ impl AdtLsMcpClient {
             Ok(a) => a.unwrap_or_else(|| j!({})),
             Err(e) => return rejected(&env, invalid(e)),
         };
-        let timeout = opts
-            .and_then(|o| o.get::<f64>("timeoutMs").ok().flatten())
-            .and_then(|m| millis(Some(m)));
+        let timeout = match opts.map(|o| timeout_prop(&env, &o, "timeoutMs", "opts.timeoutMs")) {
+            Some(Ok(t)) => t,
+            Some(Err(e)) => return rejected(&env, e),
+            None => None,
+        };
         let c = self.inner.clone();
         coded(
             &env,
@@ -243,9 +247,11 @@ impl AdtLsMcpClient {
             Ok(p) => p,
             Err(e) => return rejected(&env, invalid(e)),
         };
-        let timeout = opts
-            .and_then(|o| o.get::<f64>("timeoutMs").ok().flatten())
-            .and_then(|m| millis(Some(m)));
+        let timeout = match opts.map(|o| timeout_prop(&env, &o, "timeoutMs", "opts.timeoutMs")) {
+            Some(Ok(t)) => t,
+            Some(Err(e)) => return rejected(&env, e),
+            None => None,
+        };
         let c = self.inner.clone();
         coded(
             &env,

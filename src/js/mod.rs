@@ -14,4 +14,5 @@ mod mcp;
 mod process_exit;
 mod requester;
 mod strategies;
+mod timeouts;
 mod values;

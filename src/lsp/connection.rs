@@ -3,7 +3,8 @@
 //! order, single writer) and the pending map. Modelled on helix-lsp's transport: requests
 //! get integer ids from 0 and a oneshot each; when the stream ends every pending request is
 //! failed at once with the reason the [`CloseHook`] supplies (decisions D5.2), and every
-//! wait is bounded by a timeout or cancelled by [`Connection::dispose`].
+//! wait is bounded by a timeout or cancelled by [`Connection::dispose`]. A framing violation
+//! ends the connection at once: pending requests fail with `ERR_LSP_PROTOCOL`.
 
 use super::framing::{self, Decoder};
 use super::message::RawJson;
@@ -45,6 +46,9 @@ pub trait NotificationSink: Send + Sync + 'static {
 pub struct CloseReason {
     pub summary: String,
     pub detail: String,
+    /// The error code pending and later requests get: [`codes::CONNECTION_CLOSED`] when the
+    /// peer went away, [`codes::LSP_PROTOCOL`] when it broke the framing.
+    pub code: &'static str,
 }
 
 impl CloseReason {
@@ -59,7 +63,16 @@ impl CloseReason {
         } else {
             format!("{what}\n{}", self.detail)
         };
-        Error::coded(codes::CONNECTION_CLOSED, message)
+        Error::coded(self.code, message)
+    }
+
+    /// The reason for ending the connection after a framing violation.
+    pub fn framing(e: &framing::FramingError) -> CloseReason {
+        CloseReason {
+            summary: format!("adt-ls broke the LSP framing ({e}); the connection was closed"),
+            detail: String::new(),
+            code: codes::LSP_PROTOCOL,
+        }
     }
 }
 
@@ -427,8 +440,11 @@ async fn read_loop<R: AsyncRead>(
                 Ok(Some(body)) => dispatch(&conn, &handlers, &body, &shutdown),
                 Ok(None) => break,
                 Err(e) => {
+                    // The stream cannot be trusted any further: end it now and fail
+                    // everything pending instead of letting it run into its timeout.
                     log::warn(format!("lsp: {e}; closing the connection"));
-                    break;
+                    conn.close(CloseReason::framing(&e));
+                    return;
                 }
             }
         }

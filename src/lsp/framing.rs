@@ -4,14 +4,21 @@
 //! (`lsp-server`, `tower-lsp`) bundle a blocking transport or a whole server framework.
 //! Outgoing frames carry no `Content-Type` (as vscode-jsonrpc 8.2.1 writes them); incoming
 //! header names are matched case-insensitively and any other header is ignored.
+//!
+//! Bounds (docs/security.md): a header block of at most [`MAX_HEADER_BYTES`], a body of at
+//! most [`MAX_BODY_BYTES`]. The search for the header's end resumes where the previous one
+//! stopped, so a peer trickling a header without CRLF costs O(n) in total, never O(n^2). The
+//! first violation is final: the decoder keeps reporting it and drops further input, and the
+//! connection ends (connection.rs).
 
 use std::fmt;
 
 /// Refuse headers larger than this: a peer that never sends `\r\n\r\n` must not make us
 /// buffer without bound.
-const MAX_HEADER_BYTES: usize = 8 * 1024;
-/// Refuse bodies larger than this (adt-ls responses are far smaller).
-pub const MAX_BODY_BYTES: usize = 256 * 1024 * 1024;
+pub const MAX_HEADER_BYTES: usize = 8 * 1024;
+/// Refuse bodies larger than this: 64 MiB, far above any adt-ls message (a large class
+/// source or search result is a few MB).
+pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 
 /// A framing violation: the stream cannot be trusted any further.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +61,10 @@ pub struct Decoder {
     buf: Vec<u8>,
     /// Body length of the frame whose header has been consumed, if any.
     pending_body: Option<usize>,
+    /// How far `buf` has been searched for the header's end without finding it.
+    scanned: usize,
+    /// The first framing violation; once set, input is dropped and it is reported again.
+    failed: Option<FramingError>,
 }
 
 impl Decoder {
@@ -61,13 +72,33 @@ impl Decoder {
         Self::default()
     }
 
-    /// Append received bytes.
+    /// Append received bytes (dropped once the stream is known to be broken).
     pub fn push(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
+        if self.failed.is_none() {
+            self.buf.extend_from_slice(bytes);
+        }
     }
 
-    /// The next complete message body, `Ok(None)` when more bytes are needed.
+    /// Bytes held, waiting for the rest of a frame.
+    pub fn buffered(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The next complete message body, `Ok(None)` when more bytes are needed. After the
+    /// first error every call returns that error.
     pub fn next_frame(&mut self) -> Result<Option<Vec<u8>>, FramingError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let out = self.decode();
+        if let Err(e) = &out {
+            self.failed = Some(e.clone());
+            self.buf = Vec::new();
+        }
+        out
+    }
+
+    fn decode(&mut self) -> Result<Option<Vec<u8>>, FramingError> {
         let body_len = match self.pending_body {
             Some(n) => n,
             None => match self.take_header()? {
@@ -89,12 +120,16 @@ impl Decoder {
 
     /// Parse and drop one header block if it is complete; returns the content length.
     fn take_header(&mut self) -> Result<Option<usize>, FramingError> {
-        let Some(end) = find_header_end(&self.buf) else {
+        // Resume the search where the last one stopped (minus a terminator's length).
+        let from = self.scanned.saturating_sub(3);
+        let Some(end) = find_header_end(&self.buf[from..]).map(|i| from + i) else {
+            self.scanned = self.buf.len();
             if self.buf.len() > MAX_HEADER_BYTES {
                 return Err(FramingError::HeaderTooLarge);
             }
             return Ok(None);
         };
+        self.scanned = 0;
         if end > MAX_HEADER_BYTES {
             return Err(FramingError::HeaderTooLarge);
         }
@@ -104,7 +139,8 @@ impl Decoder {
     }
 }
 
-fn find_header_end(buf: &[u8]) -> Option<usize> {
+/// Where `\r\n\r\n` starts in `buf`.
+pub fn find_header_end(buf: &[u8]) -> Option<usize> {
     buf.windows(4).position(|w| w == b"\r\n\r\n")
 }
 
@@ -195,6 +231,49 @@ mod tests {
         let mut d = Decoder::new();
         d.push(&vec![b'a'; MAX_HEADER_BYTES + 1]);
         assert_eq!(d.next_frame(), Err(FramingError::HeaderTooLarge));
+    }
+
+    #[test]
+    fn a_trickled_header_without_crlf_is_scanned_once_and_fails_for_good() {
+        // Old behaviour: every push rescanned the whole buffer and the buffer kept growing
+        // after the error. Now the work is linear and the error is final.
+        let mut d = Decoder::new();
+        let mut fed = 0usize;
+        let mut first_error = None;
+        while fed < 64 * 1024 * 1024 {
+            d.push(&[b'a'; 1024]);
+            fed += 1024;
+            match d.next_frame() {
+                Ok(None) => {}
+                Err(e) => {
+                    first_error.get_or_insert(fed);
+                    assert_eq!(e, FramingError::HeaderTooLarge);
+                }
+                Ok(Some(_)) => unreachable!(),
+            }
+            assert!(
+                d.buffered() <= MAX_HEADER_BYTES + 1024,
+                "buffer grew to {}",
+                d.buffered()
+            );
+        }
+        assert_eq!(first_error, Some(MAX_HEADER_BYTES + 1024));
+        // A valid frame after the error is not decoded: the stream cannot be trusted.
+        d.push(&encode(b"{}"));
+        assert_eq!(d.next_frame(), Err(FramingError::HeaderTooLarge));
+    }
+
+    #[test]
+    fn a_split_terminator_is_found_after_an_incremental_scan() {
+        let mut d = Decoder::new();
+        for chunk in [&b"Content-Length: 2\r"[..], b"\n", b"\r", b"\n{", b"}"] {
+            d.push(chunk);
+            if let Some(body) = d.next_frame().unwrap() {
+                assert_eq!(body, b"{}".to_vec());
+                return;
+            }
+        }
+        panic!("frame not decoded");
     }
 
     #[test]

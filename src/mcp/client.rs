@@ -3,6 +3,7 @@
 //! shutdown. Every call runs under shutdown cancellation; the protocol work is in `session`.
 
 use super::http::{ResolveOverrides, Transport};
+use super::limits::McpLimits;
 use super::session::Session;
 use super::tools;
 use crate::error::Result;
@@ -21,12 +22,15 @@ pub use crate::identity::ClientInfo;
 pub struct McpClientOptions {
     /// Default timeout of each call, covering the whole HTTP exchange (SSE included).
     pub timeout: Duration,
+    /// Size and concurrency bounds on what the server sends.
+    pub limits: McpLimits,
 }
 
 impl Default for McpClientOptions {
     fn default() -> Self {
         McpClientOptions {
             timeout: DEFAULT_TIMEOUT,
+            limits: McpLimits::default(),
         }
     }
 }
@@ -57,7 +61,7 @@ impl McpClient {
         resolve: ResolveOverrides,
     ) -> Result<Self> {
         redact::register(token);
-        let transport = Transport::new(base_url, token, opts.timeout, resolve)?;
+        let transport = Transport::new(base_url, token, opts.timeout, opts.limits, resolve)?;
         Ok(McpClient {
             session: Arc::new(Session::new(transport, info, opts.timeout)),
         })

@@ -98,6 +98,20 @@ pub fn sse_not_json(method: &str, data: &str) -> Error {
     ))
 }
 
+/// A server-sent event grew past its bound; the stream was dropped.
+pub fn event_too_large(method: &str, limit: usize) -> Error {
+    protocol(format!(
+        "adt-ls MCP {method}: a server-sent event exceeds {limit} bytes; the stream was dropped"
+    ))
+}
+
+/// A response body grew past its bound; the response was dropped.
+pub fn body_too_large(method: &str, limit: usize) -> Error {
+    protocol(format!(
+        "adt-ls MCP {method}: the response body exceeds {limit} bytes; the response was dropped"
+    ))
+}
+
 /// An `application/json` body is not JSON.
 pub fn body_not_json(method: &str, body: &[u8]) -> Error {
     protocol(format!(

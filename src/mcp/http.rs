@@ -1,11 +1,14 @@
 //! The HTTP side of the MCP Streamable HTTP transport (wire.md §10.2): one POST per message
 //! with the required headers, status handling, and reading the answer from an
 //! `application/json` body or an incrementally parsed `text/event-stream`. Server->client
-//! requests seen in a stream are answered by a separate POST. Timeouts, cancellation and
-//! session policy live in `client.rs`; this module only moves one exchange.
+//! requests seen in a stream are answered by a separate POST on the pooled client, at most
+//! [`McpLimits::max_concurrent_replies`] at a time (extra ones are dropped and logged). Bodies
+//! and events are read within [`McpLimits`]. Timeouts, cancellation and session policy live
+//! in `client.rs`; this module only moves one exchange.
 
 use super::errors;
 use super::jsonrpc::{self, Incoming};
+use super::limits::McpLimits;
 use super::sse::SseParser;
 use crate::error::{Error, Result};
 use crate::log;
@@ -14,7 +17,9 @@ use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYP
 use reqwest::{Method, RequestBuilder, Response, StatusCode, Url};
 use serde_json::Value;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 const PROTOCOL_HEADER: &str = "mcp-protocol-version";
@@ -63,6 +68,9 @@ pub struct Transport {
     auth: HeaderValue,
     /// Bound on the POST that answers a server->client request.
     reply_timeout: Duration,
+    limits: McpLimits,
+    /// Permits for answers to server->client requests in flight.
+    replies: Arc<Semaphore>,
 }
 
 impl Transport {
@@ -70,6 +78,7 @@ impl Transport {
         base_url: &str,
         token: &str,
         reply_timeout: Duration,
+        limits: McpLimits,
         resolve: ResolveOverrides,
     ) -> Result<Self> {
         let url = Url::parse(base_url)
@@ -93,6 +102,8 @@ impl Transport {
             url,
             auth,
             reply_timeout,
+            limits,
+            replies: Arc::new(Semaphore::new(limits.max_concurrent_replies)),
         })
     }
 
@@ -149,7 +160,7 @@ impl Transport {
             .as_deref()
             .map(|t| t.split(';').next().unwrap_or_default().trim());
         let response = match media_type {
-            Some(JSON_TYPE) => read_json(response, method, id).await?,
+            Some(JSON_TYPE) => read_json(response, method, id, self.limits.max_body_bytes).await?,
             Some(SSE_TYPE) => self.read_sse(response, method, id, headers).await?,
             _ => return Err(errors::unsupported_content_type(content_type.as_deref()).into()),
         };
@@ -205,10 +216,13 @@ impl Transport {
         headers: &SessionHeaders,
     ) -> Result<Value> {
         let mut body = response.bytes_stream();
-        let mut parser = SseParser::new();
+        let mut parser = SseParser::with_limit(self.limits.max_event_bytes);
         while let Some(chunk) = body.next().await {
             let chunk = chunk.map_err(|e| errors::send_failed(method, &e))?;
-            for data in parser.feed(&chunk) {
+            let events = parser
+                .try_feed(&chunk)
+                .map_err(|e| errors::event_too_large(method, e.limit))?;
+            for data in events {
                 let payload: Value =
                     serde_json::from_str(&data).map_err(|_| errors::sse_not_json(method, &data))?;
                 for msg in jsonrpc::messages_of(payload) {
@@ -255,10 +269,18 @@ impl Transport {
 
     /// Answer a server->client request with a separate POST, in the background (bounded).
     fn answer_server_request(&self, request: &Value, headers: &SessionHeaders) {
+        let Ok(permit) = self.replies.clone().try_acquire_owned() else {
+            log::debug(format!(
+                "adt-ls MCP: {} answers to server requests in flight; this one is dropped",
+                self.limits.max_concurrent_replies
+            ));
+            return;
+        };
         let reply = jsonrpc::reply_to_server_request(request);
         let transport = self.clone();
         let headers = headers.clone();
         tokio::spawn(async move {
+            let _permit = permit;
             let sent = transport.post(&headers, &reply).send();
             match tokio::time::timeout(transport.reply_timeout, sent).await {
                 Ok(Ok(r)) if r.status().is_success() => {}
@@ -306,12 +328,20 @@ fn session_id_of(response: &Response, method: &str) -> Result<Option<String>> {
     }
 }
 
-/// Read a whole `application/json` body and pick our response from it.
-async fn read_json(response: Response, method: &str, id: u64) -> Result<Value> {
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|e| errors::send_failed(method, &e))?;
+/// Read a whole `application/json` body (at most `limit` bytes) and pick our response.
+async fn read_json(response: Response, method: &str, id: u64, limit: usize) -> Result<Value> {
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(errors::body_too_large(method, limit));
+    }
+    let mut bytes = Vec::new();
+    let mut body = response.bytes_stream();
+    while let Some(chunk) = body.next().await {
+        let chunk = chunk.map_err(|e| errors::send_failed(method, &e))?;
+        if bytes.len() + chunk.len() > limit {
+            return Err(errors::body_too_large(method, limit));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
     let payload: Value =
         serde_json::from_slice(&bytes).map_err(|_| errors::body_not_json(method, &bytes))?;
     jsonrpc::response_from_body(payload, id)

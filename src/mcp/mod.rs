@@ -9,6 +9,7 @@
 //! * `jsonrpc`: message shapes and classification;
 //! * `sse`: the incremental event-stream parser;
 //! * `errors`: every error text and code;
+//! * `limits`: size and concurrency bounds on what the server sends;
 //! * `lifecycle`: starting, stopping and binding adt-ls's MCP server over LSP.
 
 mod client;
@@ -16,11 +17,15 @@ mod errors;
 mod http;
 mod jsonrpc;
 pub mod lifecycle;
+mod limits;
 mod session;
-mod sse;
+pub mod sse;
 mod tools;
 
 pub use client::{ClientInfo, McpClient, McpClientOptions, DEFAULT_TIMEOUT};
+pub use limits::{
+    McpLimits, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_EVENT_BYTES,
+};
 pub use session::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
 
 #[cfg(test)]

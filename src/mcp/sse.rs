@@ -10,11 +10,22 @@
 //!   `event`, `id`, `retry`, unknown fields and `:` comments are ignored.
 //! * A blank line dispatches the event, unless it had no `data` line at all.
 //! * A trailing event without its blank line is never dispatched.
+//! * One event (the data collected so far plus the line being read) is bounded
+//!   ([`SseParser::with_limit`], default [`super::limits::DEFAULT_MAX_EVENT_BYTES`]): a line
+//!   without a newline cannot grow without bound. Past the bound the parser fails for good.
+
+use super::limits::DEFAULT_MAX_EVENT_BYTES;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// An event grew past the parser's bound; the stream must be dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EventTooLarge {
+    pub limit: usize,
+}
+
 /// Streaming SSE parser; see the module documentation.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SseParser {
     /// Bytes of the line being read (no line terminator).
     line: Vec<u8>,
@@ -24,16 +35,57 @@ pub struct SseParser {
     after_cr: bool,
     /// True once the first line has been completed (the BOM can only precede it).
     seen_first_line: bool,
+    /// Bound on `line` + `data`, in bytes.
+    limit: usize,
+    /// Set once the bound was passed: further input is ignored.
+    overflowed: bool,
+}
+
+impl Default for SseParser {
+    fn default() -> Self {
+        Self::with_limit(DEFAULT_MAX_EVENT_BYTES)
+    }
 }
 
 impl SseParser {
+    /// A parser with the default event bound.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Feed the next chunk; returns the `data` of every event dispatched by it, in order.
+    /// A parser that fails once one event exceeds `limit` bytes.
+    pub fn with_limit(limit: usize) -> Self {
+        SseParser {
+            line: Vec::new(),
+            data: String::new(),
+            after_cr: false,
+            seen_first_line: false,
+            limit,
+            overflowed: false,
+        }
+    }
+
+    /// Feed the next chunk; returns the `data` of every event dispatched by it, in order
+    /// (events completed before an overflow included; nothing after it).
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<String> {
         let mut events = Vec::new();
+        let _ = self.feed_into(chunk, &mut events);
+        events
+    }
+
+    /// [`SseParser::feed`] that reports an event over the bound. The events dispatched
+    /// before the overflow are dropped with the stream.
+    pub fn try_feed(&mut self, chunk: &[u8]) -> Result<Vec<String>, EventTooLarge> {
+        let mut events = Vec::new();
+        self.feed_into(chunk, &mut events)?;
+        Ok(events)
+    }
+
+    fn feed_into(&mut self, chunk: &[u8], events: &mut Vec<String>) -> Result<(), EventTooLarge> {
+        let too_large = EventTooLarge { limit: self.limit };
+        if self.overflowed {
+            return Err(too_large);
+        }
         for &byte in chunk {
             if self.after_cr {
                 self.after_cr = false;
@@ -44,13 +96,19 @@ impl SseParser {
             match byte {
                 b'\r' => {
                     self.after_cr = true;
-                    self.end_line(&mut events);
+                    self.end_line(events);
                 }
-                b'\n' => self.end_line(&mut events),
+                b'\n' => self.end_line(events),
                 _ => self.line.push(byte),
             }
+            if self.line.len() + self.data.len() > self.limit {
+                self.overflowed = true;
+                self.line = Vec::new();
+                self.data = String::new();
+                return Err(too_large);
+            }
         }
-        events
+        Ok(())
     }
 
     fn end_line(&mut self, events: &mut Vec<String>) {
@@ -158,6 +216,45 @@ mod tests {
         let mut parser = SseParser::new();
         assert!(parser.feed(b"\xEF").is_empty());
         assert_eq!(parser.feed(b"\xBB\xBFdata: x\n\n"), vec!["x".to_string()]);
+    }
+
+    #[test]
+    fn an_endless_line_fails_at_the_bound_and_stays_failed() {
+        let mut parser = SseParser::with_limit(1024);
+        assert_eq!(parser.try_feed(b"data: ok\n\n"), Ok(vec!["ok".to_string()]));
+        let mut fed = 0;
+        let err = loop {
+            match parser.try_feed(&[b'x'; 100]) {
+                Ok(events) => assert!(events.is_empty()),
+                Err(e) => break e,
+            }
+            fed += 100;
+            assert!(fed < 10_000, "no error after {fed} bytes");
+        };
+        assert_eq!(err, EventTooLarge { limit: 1024 });
+        assert_eq!(parser.try_feed(b"\n\ndata: x\n\n"), Err(err));
+        assert!(parser.feed(b"data: y\n\n").is_empty());
+    }
+
+    #[test]
+    fn many_data_lines_count_towards_one_event() {
+        let mut parser = SseParser::with_limit(1024);
+        let lines = "data: 0123456789\n".repeat(200);
+        assert!(parser.try_feed(lines.as_bytes()).is_err());
+        // Separate events each under the bound are fine.
+        let mut parser = SseParser::with_limit(1024);
+        let events = "data: 0123456789\n\n".repeat(200);
+        assert_eq!(parser.try_feed(events.as_bytes()).unwrap().len(), 200);
+    }
+
+    #[test]
+    fn the_default_bound_is_generous() {
+        let mut parser = SseParser::new();
+        let big = format!("data: {}\n\n", "x".repeat(4 * 1024 * 1024));
+        assert_eq!(
+            parser.try_feed(big.as_bytes()).unwrap()[0].len(),
+            4 * 1024 * 1024
+        );
     }
 
     #[test]

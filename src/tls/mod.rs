@@ -3,6 +3,7 @@
 //! PKCS#12), the `JAVA_TOOL_OPTIONS` value that points adt-ls at it, and the localhost TLS
 //! reverse proxy (direct or via a forward proxy). Nothing here knows about N-API.
 
+pub mod ca_file;
 pub mod cert;
 pub mod jks;
 pub mod jre;

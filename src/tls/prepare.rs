@@ -11,9 +11,9 @@
 //! Unlike the reference, the proxy key and certificate stay in memory (nothing needs them on
 //! disk), so no key file is written.
 
+use super::ca_file::read_ca_file;
 use super::cert::{generate_localhost_cert, LocalhostCert};
 use super::jre::resolve_jre_tools;
-use super::private_file::with_path;
 use super::truststore::{build_truststore, java_tool_options, TrustedCert, TruststoreSource};
 use super::{PROXY_CERT_ALIAS, TRUSTSTORE_FILE};
 use crate::error::{Error, Result};
@@ -66,7 +66,7 @@ fn prepare_blocking(
     let tools = resolve_jre_tools(adt_ls_bin)?;
     let mut extra_ca_pems = Vec::with_capacity(extra_ca_files.len());
     for path in extra_ca_files {
-        extra_ca_pems.push(std::fs::read(path).map_err(|e| with_path(e, "read", path))?);
+        extra_ca_pems.push(read_ca_file(path)?);
     }
     let proxy_cert = if self_signed {
         Some(generate_localhost_cert()?)

@@ -65,7 +65,20 @@ impl ProxyTarget {
             None => return Err(invalid()),
         };
         let host = uri.host().filter(|h| !h.is_empty()).ok_or_else(invalid)?;
-        let port = uri.port_u16().unwrap_or(scheme.default_port());
+        // The port text as written: 99999 must not silently become the default port.
+        let port_text = uri
+            .authority()
+            .and_then(|a| a.as_str().rsplit_once(':'))
+            .map(|(_, p)| p)
+            .filter(|p| !p.contains(']') && !p.is_empty());
+        let port = match port_text {
+            Some(text) => text
+                .parse::<u16>()
+                .ok()
+                .filter(|p| *p != 0)
+                .ok_or_else(invalid)?,
+            None => scheme.default_port(),
+        };
         Ok(ProxyTarget::new(host.to_ascii_lowercase(), port, scheme))
     }
 
@@ -113,7 +126,14 @@ mod tests {
 
     #[test]
     fn garbage_is_rejected() {
-        for bad in ["", "not a url", "/relative/path", "https://"] {
+        for bad in [
+            "",
+            "not a url",
+            "/relative/path",
+            "https://",
+            "https://h:99999",
+            "https://h:0",
+        ] {
             let err = ProxyTarget::from_system_url(bad).unwrap_err();
             assert!(err.has_code("ERR_INVALID_URL"), "{bad}");
         }

@@ -38,11 +38,15 @@ function userAgentInfos(ctx) {
 
 class FlowEnd extends Error {}
 
-/** The logonUrl adt-ls sends: the system's reentrance endpoint redirecting to our listener. */
-export function buildLogonUrl(systemUrl, listenerPort) {
-  const host = new URL(systemUrl).host;
+/**
+ * The logonUrl adt-ls sends: the system's reentrance endpoint redirecting to our listener.
+ * `origin` (fault mode `logon.urlOrigin`) replaces `https://<system host>`, as a misbehaving
+ * or compromised adt-ls could (a foreign host, plain http).
+ */
+export function buildLogonUrl(systemUrl, listenerPort, origin) {
+  const base = origin ? String(origin).replace(/\/+$/, '') : `https://${new URL(systemUrl).host}`;
   const redirect = encodeURIComponent(`http://localhost:${listenerPort}/adt/redirect`);
-  return `https://${host}/sap/bc/adt/core/http/reentranceticket?redirect-url=${redirect}&_=${Date.now()}`;
+  return `${base}/sap/bc/adt/core/http/reentranceticket?redirect-url=${redirect}&_=${Date.now()}`;
 }
 
 function notify(ctx, dest, logonState) {
@@ -68,7 +72,7 @@ async function browserTicket(ctx, dest, race) {
     onTicket: (ticket) => deliverTicket(ticket),
   });
   try {
-    const logonUrl = buildLogonUrl(dest.systemUrl, listener.port);
+    const logonUrl = buildLogonUrl(dest.systemUrl, listener.port, logonSettings(ctx).urlOrigin);
     logonLog(ctx, 'INFO', `Requesting browser-based logon for ${dest.id} (listener 127.0.0.1:${listener.port})`);
     const reply = ctx.connection
       .sendRequest(BROWSER_LOGON, { id: dest.id, title: `Logon to ${dest.id}`, params: [{ field: { key: 'logonUrl', value: logonUrl } }] })

@@ -1,7 +1,7 @@
 // The logon settings from ctx.config: the `logon` / `backend` sections that lib/config.mjs
 // fills from ADTLS_SIM_LOGON_* / ADTLS_SIM_BACKEND_* (e.g. ADTLS_SIM_LOGON_TIMEOUT_MS), or
 // flat keys for in-process use (`logonTimeoutMs`, `logonInput`, `javaToolOptions`,
-// `backendTimeoutMs`).
+// `backendTimeoutMs`, `logonUrlOrigin`).
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
@@ -17,5 +17,6 @@ export function logonSettings(ctx) {
     input: logon.input ?? config.logonInput,
     javaToolOptions: javaToolOptions === undefined || javaToolOptions === null ? undefined : String(javaToolOptions),
     backendTimeoutMs: backend.timeoutMs ?? config.backendTimeoutMs,
+    urlOrigin: logon.urlOrigin ?? config.logonUrlOrigin,
   };
 }

@@ -224,3 +224,53 @@ async fn a_failed_delivery_names_the_listener_but_never_the_ticket() {
     );
     assert!(!e.message.contains(TICKET));
 }
+
+#[tokio::test]
+async fn credentials_go_only_to_the_destinations_origin_and_nothing_is_sent_elsewhere() {
+    let listener = TestServer::start(None, ticket_listener(None)).await;
+    let foreign = TestServer::start(None, sap_endpoint(listener.port, TICKET, |_| true)).await;
+    let ctx = LogonContext {
+        credential_origins: vec![reqwest::Url::parse("https://sap.example.com").unwrap()],
+        ..LogonContext::default()
+    };
+    let e = perform_reentrance_logon(&logon_url("http", foreign.port), Some(basic()), &ctx)
+        .await
+        .unwrap_err();
+    assert!(e.has_code(crate::error::codes::CREDENTIALS_ORIGIN), "{e:?}");
+    assert!(
+        e.message.contains("no credentials were sent"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("Developer#1-flow"));
+    assert!(
+        foreign.seen().is_empty(),
+        "nothing reached the foreign host"
+    );
+
+    // Plain http to the system's own host and port is refused when the system is https.
+    let own = TestServer::start(None, sap_endpoint(listener.port, TICKET, |_| true)).await;
+    let ctx = LogonContext {
+        credential_origins: vec![
+            reqwest::Url::parse(&format!("https://127.0.0.1:{}", own.port)).unwrap(),
+        ],
+        ..LogonContext::default()
+    };
+    let e = perform_reentrance_logon(&logon_url("http", own.port), Some(basic()), &ctx)
+        .await
+        .unwrap_err();
+    assert!(e.has_code(crate::error::codes::CREDENTIALS_ORIGIN), "{e:?}");
+    assert!(own.seen().is_empty());
+
+    // An http:// system accepts its own origin.
+    let ctx = LogonContext {
+        credential_origins: vec![
+            reqwest::Url::parse(&format!("http://127.0.0.1:{}", own.port)).unwrap(),
+        ],
+        ..LogonContext::default()
+    };
+    perform_reentrance_logon(&logon_url("http", own.port), Some(basic()), &ctx)
+        .await
+        .unwrap();
+    assert_eq!(own.seen().len(), 1);
+}

@@ -9,7 +9,7 @@ use super::locator::Locator;
 use super::queries::at_position;
 use crate::client::args::{self, Args};
 use crate::client::deadline::{outlive, race};
-use crate::client::ns_args::{number, or};
+use crate::client::ns_args::{or, timeout_number};
 use crate::client::Client;
 use crate::error::{Error, Result};
 use regex::Regex;
@@ -45,7 +45,7 @@ pub fn find_references(
         let (dest, r) = begin(&me, &a)?;
         let locator = Locator::arg(&a, 1)?;
         let opts = args::object(&a, 2, "opts")?;
-        let timeout_ms = number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
+        let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
         let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
         with_open_document(&me, &dest, &r, |uri, text| {
             let me = me.clone();

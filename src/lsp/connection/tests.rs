@@ -34,6 +34,7 @@ impl CloseHook for FixedHook {
             CloseReason {
                 summary: "adt-ls exited (code 13)".into(),
                 detail: "boom on stderr".into(),
+                code: codes::CONNECTION_CLOSED,
             }
         })
     }
@@ -233,5 +234,70 @@ async fn notifications_are_encoded_like_requests() {
     assert_eq!(
         peer.recv().await,
         json!({"jsonrpc":"2.0","method":"n","params":[null]})
+    );
+}
+
+/// Write raw bytes as adt-ls would, bypassing the framing.
+async fn send_raw(peer: &mut Peer, bytes: &[u8]) {
+    peer.io.write_all(bytes).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_framing_error_ends_the_connection_and_rejects_everything_pending_at_once() {
+    for garbage in [
+        &b"Content-Length: banana\r\n\r\n"[..],
+        b"X-Other: 1\r\n\r\n",
+        b"no colon here\r\n\r\n",
+        b"Content-Length: 99999999999\r\n\r\n",
+    ] {
+        let (conn, mut peer) = start();
+        let c2 = conn.clone();
+        // No timeout: before the fix this waited for ever (the reader kept going).
+        let call = tokio::spawn(async move { c2.request("slowpoke", None, None).await });
+        peer.recv().await;
+        send_raw(&mut peer, garbage).await;
+        let e = tokio::time::timeout(Duration::from_secs(20), call)
+            .await
+            .expect("pending request rejected at once")
+            .unwrap()
+            .unwrap_err();
+        assert!(e.has_code(codes::LSP_PROTOCOL), "{e:?}");
+        assert!(
+            e.message.starts_with("adt-ls broke the LSP framing ("),
+            "{}",
+            e.message
+        );
+        assert!(!conn.is_open());
+        let later = conn.request("after", None, None).await.unwrap_err();
+        assert!(later.has_code(codes::LSP_PROTOCOL), "{later:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_header_trickled_without_crlf_ends_the_connection_after_the_header_bound() {
+    let (conn, mut peer) = start();
+    let c2 = conn.clone();
+    let call = tokio::spawn(async move { c2.request("wait", None, None).await });
+    peer.recv().await;
+    // 64 MB offered in 64 KiB writes; the connection must stop reading long before.
+    let chunk = vec![b'a'; 64 * 1024];
+    let mut written = 0usize;
+    for _ in 0..1024 {
+        match tokio::time::timeout(Duration::from_secs(5), peer.io.write_all(&chunk)).await {
+            Ok(Ok(())) => written += chunk.len(),
+            // The reader is gone: the duplex is closed or no longer drained.
+            _ => break,
+        }
+    }
+    let e = tokio::time::timeout(Duration::from_secs(20), call)
+        .await
+        .expect("rejected")
+        .unwrap()
+        .unwrap_err();
+    assert!(e.has_code(codes::LSP_PROTOCOL), "{e:?}");
+    assert!(e.message.contains("LSP header exceeds"), "{}", e.message);
+    assert!(
+        written < 4 * 1024 * 1024,
+        "the reader kept consuming ({written} bytes) after the header bound"
     );
 }

@@ -3,6 +3,7 @@
 //! `mcp-federation.test.ts` one to one; the other files pin each rule of wire.md §10.2 and
 //! the decisions that change it.
 
+mod bounds;
 mod connect;
 mod federation;
 mod lifecycle;

@@ -26,7 +26,15 @@ pub fn client(url: &str) -> McpClient {
 
 pub fn client_with(url: &str, token: &str, timeout: Duration) -> McpClient {
     init();
-    match McpClient::new(url, token, info(), McpClientOptions { timeout }) {
+    match McpClient::new(
+        url,
+        token,
+        info(),
+        McpClientOptions {
+            timeout,
+            ..McpClientOptions::default()
+        },
+    ) {
         Ok(client) => client,
         Err(e) => panic!("client construction failed: {e}"),
     }
