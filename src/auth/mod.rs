@@ -5,6 +5,7 @@ pub mod destinations;
 pub mod interactive;
 pub mod logon_input;
 pub mod logon_url;
+pub mod proxy_url;
 pub mod reentrance;
 pub mod reentrance_handler;
 mod reentrance_http;

@@ -76,7 +76,7 @@ pub async fn perform_reentrance_logon_within(
         creds.register_secrets();
     }
     let ticket_url = ticket_request_url(logon_url, ctx.sap_client.as_deref())?;
-    let client = reentrance_client(ctx, timeout)?;
+    let client = reentrance_client(ctx, timeout, &ticket_url)?;
     let authorization = creds.as_ref().map(Credentials::authorization);
     let GetOutcome { status, location } = get(
         &client,
