@@ -10,8 +10,8 @@
 //! * only `extraCaCerts`: a truststore with `ca-0`, `ca-1`, …
 //! * neither: nothing to do.
 //!
-//! Unlike the reference, the proxy key and certificate stay in memory (nothing needs them on
-//! disk), so no key file is written.
+//! Unlike the reference, the proxy's own key and certificate stay in memory (nothing needs
+//! them on disk); the only key written is adt-ls's client identity keystore (0600).
 
 use super::cert::{generate_localhost_cert, LocalhostCert};
 use super::jre::resolve_jre_tools;

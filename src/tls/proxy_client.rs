@@ -88,6 +88,10 @@ pub fn system_url_for(url: &reqwest::Url) -> Option<String> {
 pub const KEYSTORE_FILE: &str = "proxy-client.p12";
 /// Alias of the key entry in the keystore.
 pub const KEYSTORE_ALIAS: &str = "adt-ls-proxy-client";
+/// PBKDF2 iterations of the keystore's key encryption and MAC. The password is 192 random
+/// bits, so key stretching adds nothing; a low count keeps the JVM's (and the simulator's
+/// pure-JS) keystore load fast (10,000, the writer's default, cost the simulator over 1 s).
+const KEYSTORE_ITERATIONS: u32 = 1000;
 /// Subject CN of the client certificate.
 const CLIENT_CN: &str = "adt-ls-native proxy client";
 
@@ -154,7 +158,12 @@ pub fn write_proxy_client_identity(work_dir: &Path) -> Result<ProxyClientIdentit
         KEYSTORE_ALIAS,
         KeyStoreEntry::PrivateKeyChain(PrivateKeyChain::new(local_key_id, p12_key, [p12_cert])),
     );
-    let bytes = store.writer(&password).write().map_err(identity_error)?;
+    let bytes = store
+        .writer(&password)
+        .encryption_iterations(KEYSTORE_ITERATIONS)
+        .mac_iterations(KEYSTORE_ITERATIONS)
+        .write()
+        .map_err(identity_error)?;
     let keystore_path = work_dir.join(KEYSTORE_FILE);
     write_private_file(&keystore_path, &bytes)?;
     Ok(ProxyClientIdentity {
