@@ -187,7 +187,7 @@ test('a busy mcpPort falls back to the next one and logs the warning', async () 
         const { mcpPort } = client.health();
         assert.ok(mcpPort > held.port, `effective port ${mcpPort} after busy ${held.port}`);
         assert.equal(logs.of('warn')[0], `adt-ls MCP port ${held.port} busy — trying ${held.port + 1}`);
-        assert.ok(logs.of('info').includes(`adt-ls MCP federated on http://localhost:${mcpPort}/mcp`), logs.text());
+        assert.ok(logs.of('info').includes(`adt-ls MCP federated on http://127.0.0.1:${mcpPort}/mcp`), logs.text());
         assert.deepEqual(await client.listDestinations(), []);
       },
       { opts: { mcpPort: held.port } },

@@ -121,6 +121,8 @@ export function createBackendClient({ systemUrl, trust, userAgentInfos, timeoutM
     const isHttps = url.protocol === 'https:';
     const options = { method, headers, lookup: simLookup, timeout: timeoutMs, agent: false };
     if (isHttps) Object.assign(options, { ca: trust?.ca, rejectUnauthorized: true });
+    // The JVM's default SSLContext presents the javax.net.ssl.keyStore key when asked.
+    if (isHttps && trust?.identity) Object.assign(options, { key: trust.identity.key, cert: trust.identity.cert });
     if (isHttps && !net.isIP(url.hostname)) options.servername = url.hostname;
     return new Promise((resolve, reject) => {
       const req = (isHttps ? https : http).request(url, options, (res) => {

@@ -3,6 +3,9 @@
 // falls back to a stand-in for the JRE's cacerts (Node's public root CAs). Failures are
 // reported with the texts a JVM gives. A JKS store (a keytool copy of a JKS cacerts) is
 // read too, as the JVM's keystore.type.compat does. Also writes PKCS#12 truststores.
+// Like the JVM's default SSLContext, the key entry of the keystore named by
+// -Djavax.net.ssl.keyStore (PKCS#12) becomes the client certificate presented to servers
+// that ask for one (`identity`); an unreadable keystore fails every HTTPS connection.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
@@ -49,6 +52,20 @@ export function trustStoreSettings(args) {
     path: props['javax.net.ssl.trustStore'],
     password: props['javax.net.ssl.trustStorePassword'],
     type: props['javax.net.ssl.trustStoreType'] ?? 'PKCS12',
+  };
+}
+
+/** The javax.net.ssl.keyStore* system properties among parsed JVM options. */
+export function keyStoreSettings(args) {
+  const props = {};
+  for (const arg of args) {
+    const m = /^-D(javax\.net\.ssl\.keyStore(?:Password|Type)?)=(.*)$/s.exec(arg);
+    if (m) props[m[1]] = m[2];
+  }
+  return {
+    path: props['javax.net.ssl.keyStore'],
+    password: props['javax.net.ssl.keyStorePassword'],
+    type: props['javax.net.ssl.keyStoreType'] ?? 'PKCS12',
   };
 }
 
@@ -132,6 +149,45 @@ export function readJksCertificates(buffer, password) {
   return pems;
 }
 
+/**
+ * The first key entry of a PKCS#12 keystore as `{key, cert}` PEM (the key PKCS#8, any
+ * algorithm); throws with the JVM's message on failure.
+ */
+export function readPkcs12KeyEntry(buffer, password) {
+  let p12;
+  try {
+    const asn1 = forge.asn1.fromDer(forge.util.createBuffer(buffer.toString('binary')));
+    p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, password ?? '');
+  } catch (err) {
+    if (/Invalid password|decrypt/i.test(err.message)) {
+      throw new Error('java.io.IOException: keystore password was incorrect');
+    }
+    throw new Error('java.io.IOException: Invalid keystore format');
+  }
+  const keyBags = p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? [];
+  const certBags = p12.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
+  const keyBag = keyBags[0];
+  if (!keyBag || certBags.length === 0) throw new Error('java.security.UnrecoverableKeyException: no key entry in the keystore');
+  const keyAsn1 = keyBag.key ? forge.pki.privateKeyToAsn1(keyBag.key) : keyBag.asn1;
+  const keyInfo = keyBag.key ? forge.pki.wrapRsaPrivateKey(keyAsn1) : keyAsn1;
+  const keyBody = forge.util.encode64(forge.asn1.toDer(keyInfo).getBytes()).replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const bag = certBags[0];
+  const cert = bag.cert ? forge.pki.certificateToPem(bag.cert) : derBytesToPem(forge.asn1.toDer(bag.asn1).getBytes());
+  return { key: `-----BEGIN PRIVATE KEY-----\n${keyBody}\n-----END PRIVATE KEY-----\n`, cert };
+}
+
+/** The JVM's client identity for `args` (`{identity}`, `{}` without a keystore, or `{error}`). */
+function loadKeyStore(args) {
+  const settings = keyStoreSettings(args);
+  if (!settings.path) return {};
+  if (settings.type.toUpperCase() !== 'PKCS12') return { error: `java.security.KeyStoreException: ${settings.type} not found` };
+  try {
+    return { identity: readPkcs12KeyEntry(readFileSync(settings.path), settings.password) };
+  } catch (err) {
+    return { error: err.code ? `java.io.FileNotFoundException: ${settings.path} (No such file or directory)` : err.message };
+  }
+}
+
 function readStore(buffer, password) {
   if (buffer.length >= 4 && buffer.readUInt32BE(0) === JKS_MAGIC) return readJksCertificates(buffer, password);
   return readPkcs12Certificates(buffer, password);
@@ -143,13 +199,22 @@ const noAnchors = () =>
 
 /**
  * The trust of the JVM for `javaToolOptions` (defaults to the environment's). Never
- * throws: `{ca: string[], source: 'truststore'|'default', path?}` or `{error, source}`
+ * throws: `{ca: string[], source: 'truststore'|'default', path?, identity?: {key, cert}}`
+ * or `{error, source}`. `keyStore: false` ignores the keystore options (for callers that
+ * only saw a redacted password).
  * (the error surfaces when the JVM first opens an HTTPS connection).
  */
-export function loadJvmTrust({ javaToolOptions = process.env.JAVA_TOOL_OPTIONS } = {}) {
+export function loadJvmTrust({ javaToolOptions = process.env.JAVA_TOOL_OPTIONS, keyStore: withKeyStore = true } = {}) {
   const parsed = parseJavaToolOptions(javaToolOptions);
   if (parsed.error) return { error: `Error: Could not create the Java Virtual Machine. ${parsed.error}`, source: 'options' };
-  const settings = trustStoreSettings(parsed.args);
+  const keyStore = withKeyStore ? loadKeyStore(parsed.args) : {};
+  if (keyStore.error) return { error: keyStore.error, source: 'keystore' };
+  const trust = loadTrustStore(parsed.args);
+  return keyStore.identity && !trust.error ? { ...trust, identity: keyStore.identity } : trust;
+}
+
+function loadTrustStore(args) {
+  const settings = trustStoreSettings(args);
   if (!settings.path) return { ca: [...rootCertificates], source: 'default' };
   if (!['PKCS12', 'JKS'].includes(settings.type.toUpperCase())) {
     return { error: `java.security.KeyStoreException: ${settings.type} not found`, source: 'truststore', path: settings.path };

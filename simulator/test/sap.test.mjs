@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import forge from 'node-forge';
 import { createBackendClient } from '../lib/backend-client.mjs';
 import { createPkcs12Truststore, loadJvmTrust, parseJavaToolOptions } from '../lib/jvm-trust.mjs';
 import { PATHS, startSapBackend } from '../lib/sap/index.mjs';
@@ -524,6 +525,27 @@ describe('backend client trust and TLS failures', () => {
     const trust = loadJvmTrust({ javaToolOptions: optionsFor(store) });
     assert.equal(trust.ca.length, 1);
     assert.equal((await logonWith(privateCa, privateCa.url, trust)).user, 'DEVELOPER');
+  });
+
+  test('a keystore in JAVA_TOOL_OPTIONS is the client identity the JVM presents; a bad one fails every call', async () => {
+    const { certPem, keyPem } = privateCa.clientCa.issueClientCert('alice');
+    const p12 = forge.pkcs12.toPkcs12Asn1(forge.pki.privateKeyFromPem(keyPem), [forge.pki.certificateFromPem(certPem)], 'ks-pw', { algorithm: 'aes256' });
+    const keystore = join(dir, 'client id.p12');
+    writeFileSync(keystore, Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'));
+    const trustOptions = optionsFor(storeWith('ks-trust.p12', [privateCa.caCertPem]));
+    const withKeyStore = (password) =>
+      `${trustOptions} "-Djavax.net.ssl.keyStore=${keystore}" -Djavax.net.ssl.keyStorePassword=${password} -Djavax.net.ssl.keyStoreType=PKCS12`;
+    const trust = loadJvmTrust({ javaToolOptions: withKeyStore('ks-pw') });
+    assert.equal(trust.error, undefined, trust.error);
+    assert.equal(trust.source, 'truststore');
+    assert.match(trust.identity.key, /^-----BEGIN PRIVATE KEY-----\n/);
+    const res = await rawRequest(ticketUrl(privateCa), { ca: privateCa.caCertPem, cert: trust.identity.cert, key: trust.identity.key });
+    assert.equal(res.status, 307);
+    assert.equal(privateCa.control.lastTicketRequest.user, 'ALICE');
+    const wrong = loadJvmTrust({ javaToolOptions: withKeyStore('wrong') });
+    assert.equal(wrong.error, 'java.io.IOException: keystore password was incorrect');
+    await assert.rejects(logonWith(privateCa, privateCa.url, wrong), /keystore password was incorrect/);
+    assert.equal(loadJvmTrust({ javaToolOptions: withKeyStore('wrong'), keyStore: false }).error, undefined);
   });
 
   test('missing userAgentInfos breaks every backend call, as in adt-ls', async () => {

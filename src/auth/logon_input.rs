@@ -1,7 +1,8 @@
 //! The `interactive` strategy's `requestLogonInput` handler (wire.md §8.3): prompt the user
 //! for each field adt-ls asks for, then answer in the format adt-ls used: 1.0.1+ (a
 //! `sensitiveFieldsSocketPort`) gets the sensitive answers as one JSON object over TCP to
-//! localhost before the reply `{nonSensitiveFields}`; 1.0.0 gets `{id, fields:[{key, value}]}`.
+//! 127.0.0.1 (the address the JVM binds; never `localhost`/`::1`, where another local user
+//! could listen, decisions D6) before the reply `{nonSensitiveFields}`; 1.0.0 gets `{id, fields:[{key, value}]}`.
 //! An empty answer cancels (`null`). Sensitive answers are registered for redaction and
 //! never logged.
 
@@ -11,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::lsp::BoxFuture;
 use crate::redact;
 use serde_json::{json, Map, Value};
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
@@ -161,7 +162,8 @@ fn socket_port(value: &Value) -> Result<u16> {
     })
 }
 
-/// Write `fields` as one JSON text to localhost:`port` (IPv4 first, then IPv6) and close.
+/// Write `fields` as one JSON text to 127.0.0.1:`port` and close. The texts keep the
+/// reference's `localhost:<port>` wording.
 async fn send_sensitive_fields(port: u16, fields: &Value) -> Result<()> {
     let text = fields.to_string();
     let send = async {
@@ -185,13 +187,8 @@ async fn send_sensitive_fields(port: u16, fields: &Value) -> Result<()> {
     }
 }
 
+/// adt-ls (a JVM) binds its sensitive-fields socket on 127.0.0.1. No IPv6 fallback: a
+/// listener on `[::1]:<port>` may belong to another local user (decisions D6).
 async fn connect_localhost(port: u16) -> std::io::Result<TcpStream> {
-    let v4 = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port);
-    match TcpStream::connect(v4).await {
-        Ok(stream) => Ok(stream),
-        Err(first) => {
-            let v6 = SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), port);
-            TcpStream::connect(v6).await.map_err(|_| first)
-        }
-    }
+    TcpStream::connect(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port)).await
 }

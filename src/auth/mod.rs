@@ -6,6 +6,7 @@ pub mod interactive;
 pub mod logon_input;
 pub mod logon_url;
 pub mod origin;
+pub mod proxy_url;
 pub mod reentrance;
 pub mod reentrance_handler;
 mod reentrance_http;

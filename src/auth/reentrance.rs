@@ -79,7 +79,7 @@ pub async fn perform_reentrance_logon_within(
     }
     let ticket_url = ticket_request_url(logon_url, ctx.sap_client.as_deref())?;
     check_credential_origin(&ticket_url, &ctx.credential_origins)?;
-    let client = reentrance_client(ctx, timeout)?;
+    let client = reentrance_client(ctx, timeout, &ticket_url)?;
     let authorization = creds.as_ref().map(Credentials::authorization);
     let GetOutcome { status, location } = get(
         &client,

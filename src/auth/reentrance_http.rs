@@ -20,13 +20,16 @@ pub struct GetOutcome {
     pub location: Option<String>,
 }
 
-/// The client for one logon.
-pub fn reentrance_client(ctx: &LogonContext, timeout: Duration) -> Result<Client> {
+/// The client for one logon whose ticket request goes to `target`. When `target` is our own
+/// TLS proxy, the client presents adt-ls's per-run identity, which the proxy requires
+/// (decisions D6).
+pub fn reentrance_client(ctx: &LogonContext, timeout: Duration, target: &Url) -> Result<Client> {
     if rustls::crypto::CryptoProvider::get_default().is_none() {
         // reqwest asks for the process default; losing an install race is fine.
         let _ = rustls::crypto::ring::default_provider().install_default();
     }
-    let tls = upstream_client_config(ctx.insecure, &ctx.extra_ca_pems, None)?;
+    let identity = crate::tls::proxy_client::identity_for(target);
+    let tls = upstream_client_config(ctx.insecure, &ctx.extra_ca_pems, identity.as_ref())?;
     Client::builder()
         .no_proxy()
         .redirect(reqwest::redirect::Policy::none())

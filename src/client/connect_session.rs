@@ -96,6 +96,7 @@ pub async fn prepare_tls(
         proxy.extra_ca_pems = prepared.extra_ca_pems;
         proxy.forward_proxy = conn.forward_proxy.clone();
         proxy.client_cert = opts.auth.as_ref().and_then(|a| a.client_cert().cloned());
+        proxy.client_auth = prepared.proxy_client;
         out.proxy = Some(tls::start_tls_reverse_proxy(proxy).await?);
     }
     Ok(out)

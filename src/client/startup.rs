@@ -129,7 +129,8 @@ async fn build(
         crate::mcp::lifecycle::set_mcp_destination(&driver, dest).await?;
     }
     log::info(format!(
-        "adt-ls MCP federated on http://localhost:{mcp_port}/mcp"
+        "adt-ls MCP federated on {}",
+        mcp_endpoint(mcp_port)
     ));
     if init
         .pointer("/capabilities/semanticTokensProvider/legend")
@@ -185,7 +186,7 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
     .await?;
     let (port, token) = effective_port_and_token(&started, opts.mcp_port, &token);
     let mcp = McpClient::new(
-        &format!("http://localhost:{port}/mcp"),
+        &mcp_endpoint(port),
         &token,
         ClientInfo::default(),
         McpClientOptions {
@@ -199,4 +200,11 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
         return Err(e);
     }
     Ok((mcp, port))
+}
+
+/// adt-ls's MCP endpoint: the IP literal its server binds (127.0.0.1), never `localhost`,
+/// which may resolve to `::1` first where another local user can listen and would receive
+/// the bearer token (decisions D6; the reference dials `http://localhost:<port>/mcp`).
+pub fn mcp_endpoint(port: i64) -> String {
+    format!("http://127.0.0.1:{port}/mcp")
 }

@@ -6,6 +6,7 @@ use super::errors::{coded, throw};
 use super::json;
 use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, JsonText};
+use crate::auth::proxy_url::user_request_handler;
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
 use crate::error::{codes, Error as EngineError};
@@ -84,7 +85,8 @@ impl AdtLsDriver {
         }
         let driver = Driver::new(PathBuf::from(bin_path), options);
         for (method, cb) in handlers {
-            driver.set_request_handler(&method, Arc::new(JsRequestHandler(cb)));
+            let handler = user_request_handler(&method, Arc::new(JsRequestHandler(cb)));
+            driver.set_request_handler(&method, handler);
         }
         Ok(AdtLsDriver { driver })
     }
@@ -189,8 +191,8 @@ impl AdtLsDriver {
         handler: Function<Unknown, Unknown>,
     ) -> Result<()> {
         let cb = JsCallback::new(&env, handler)?;
-        self.driver
-            .set_request_handler(&method, Arc::new(JsRequestHandler(cb)));
+        let handler = user_request_handler(&method, Arc::new(JsRequestHandler(cb)));
+        self.driver.set_request_handler(&method, handler);
         Ok(())
     }
 

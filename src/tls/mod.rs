@@ -12,7 +12,9 @@ pub mod pem;
 pub mod prepare;
 mod private_file;
 pub mod proxy;
-mod proxy_conn;
+pub mod proxy_client;
+mod proxy_client_auth;
+pub(crate) mod proxy_conn;
 mod proxy_headers;
 pub mod proxy_target;
 mod proxy_upstream;
@@ -26,6 +28,7 @@ pub use cert::{generate_localhost_cert, write_localhost_cert, LocalhostCert, Loc
 pub use jre::{resolve_jre_tools, JreTools};
 pub use prepare::{prepare_adt_ls_tls, AdtLsTls};
 pub use proxy::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions};
+pub use proxy_client::{write_proxy_client_identity, ProxyClientIdentity};
 pub use proxy_target::{ProxyTarget, Scheme};
 pub use truststore::{build_truststore, java_tool_options, TrustedCert, TruststoreSource};
 pub use upstream_tls::{upstream_client_config, ClientCertPem};

@@ -4,16 +4,19 @@
 //!
 //! * `selfSigned`: a fresh localhost certificate (for the reverse proxy) imported as
 //!   `adt-ls-proxy-localhost`, and — decisions D5.8, unlike the reference — the
-//!   `extraCaCerts` too, as `ca-0`, `ca-1`, …
+//!   `extraCaCerts` too, as `ca-0`, `ca-1`, …; plus — decisions D6, unlike the reference —
+//!   adt-ls's per-run client identity for the proxy (`proxy_client.rs`), whose keystore
+//!   options join the truststore's in `JAVA_TOOL_OPTIONS`.
 //! * only `extraCaCerts`: a truststore with `ca-0`, `ca-1`, …
 //! * neither: nothing to do.
 //!
-//! Unlike the reference, the proxy key and certificate stay in memory (nothing needs them on
-//! disk), so no key file is written.
+//! Unlike the reference, the proxy's own key and certificate stay in memory (nothing needs
+//! them on disk); the only key written is adt-ls's client identity keystore (0600).
 
 use super::ca_file::read_ca_file;
 use super::cert::{generate_localhost_cert, LocalhostCert};
 use super::jre::resolve_jre_tools;
+use super::proxy_client::{write_proxy_client_identity, ProxyClientIdentity};
 use super::truststore::{build_truststore, java_tool_options, TrustedCert, TruststoreSource};
 use super::{PROXY_CERT_ALIAS, TRUSTSTORE_FILE};
 use crate::error::{Error, Result};
@@ -24,6 +27,8 @@ use std::path::{Path, PathBuf};
 pub struct AdtLsTls {
     /// The reverse proxy's certificate and key (only with `selfSigned`).
     pub proxy_cert: Option<LocalhostCert>,
+    /// adt-ls's client identity towards the proxy (only with `selfSigned`).
+    pub proxy_client: Option<ProxyClientIdentity>,
     /// The PEM texts of `extraCaCerts`, in order (also trusted by the proxy's upstream hop
     /// and the reentrance GETs when they verify, decisions D5.8).
     pub extra_ca_pems: Vec<Vec<u8>>,
@@ -87,10 +92,21 @@ fn prepare_blocking(
         &trust_store_path,
         &trusted,
     )?;
+    let proxy_client = if self_signed {
+        Some(write_proxy_client_identity(work_dir)?)
+    } else {
+        None
+    };
+    let mut java = java_tool_options(&trust_store_path);
+    if let Some(identity) = &proxy_client {
+        java.push(' ');
+        java.push_str(&identity.java_tool_options());
+    }
     Ok(AdtLsTls {
         proxy_cert,
+        proxy_client,
         extra_ca_pems,
-        java_tool_options: java_tool_options(&trust_store_path),
+        java_tool_options: java,
         trust_store_path,
         source,
     })

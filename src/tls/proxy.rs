@@ -3,12 +3,22 @@
 //! default) at an ephemeral port, advertised as `https://localhost:<port>`, forwarding every
 //! request to the target directly or through a plain-HTTP forward proxy.
 //!
+//! Only adt-ls may use it (decisions D6): with `client_auth` set, the TLS handshake requires
+//! that one pinned client certificate (`proxy_client_auth.rs`), so another local user's
+//! `curl -k` is refused before any request reaches the SAP system. Unauthenticated
+//! connections are bounded: at most [`MAX_PENDING_HANDSHAKES`] handshakes at a time (a new
+//! connection evicts the oldest pending one, so idle connections cannot lock adt-ls out),
+//! each for at most `HANDSHAKE_TIMEOUT`; authenticated connections are capped at
+//! [`MAX_CONNECTIONS`].
+//!
 //! Lifecycle: [`start_tls_reverse_proxy`] binds and spawns the accept loop on the current
 //! tokio runtime. [`ProxyHandle::close`] stops accepting (the port is free at once), lets
 //! in-flight exchanges finish for up to [`CLOSE_GRACE`], then cuts what remains. Dropping the
 //! handle stops everything immediately.
 
-use super::proxy_conn::{serve_connection, stop_signal};
+use super::proxy_client::{register_running_proxy, unregister_running_proxy, ProxyClientIdentity};
+use super::proxy_client_auth::PinnedClientCert;
+use super::proxy_conn::{serve_connection, stop_signal, ConnLimits};
 use super::proxy_target::{authority, ProxyTarget, Scheme};
 use super::proxy_upstream::UpstreamRoute;
 use super::upstream_tls::upstream_client_config;
@@ -17,17 +27,23 @@ use super::{crypto_provider, pem};
 use crate::error::{Error, Result};
 use crate::log;
 use rustls::ServerConfig;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
-use tokio::task::{JoinHandle, JoinSet};
+use tokio::sync::{watch, Semaphore};
+use tokio::task::{AbortHandle, JoinHandle, JoinSet};
 use tokio_rustls::{TlsAcceptor, TlsConnector};
 
 /// How long `close()` lets in-flight exchanges finish before cutting them.
 pub const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Pause after a failed `accept()` (e.g. out of file descriptors) before the next one.
 const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(50);
+/// Connections still in their TLS handshake at one time; more evict the oldest.
+pub const MAX_PENDING_HANDSHAKES: usize = 32;
+/// Authenticated (handshake done) connections at one time; more are closed.
+pub const MAX_CONNECTIONS: usize = 128;
 
 /// Options of [`start_tls_reverse_proxy`] (the reference's `startTlsReverseProxy`).
 #[derive(Clone)]
@@ -47,6 +63,9 @@ pub struct ProxyOptions {
     pub forward_proxy: Option<(String, u16)>,
     /// Client certificate presented upstream in direct mode (mutual TLS).
     pub client_cert: Option<ClientCertPem>,
+    /// The only client identity the listener accepts (adt-ls's per-run one); `None` serves
+    /// any client (no client authentication).
+    pub client_auth: Option<ProxyClientIdentity>,
 }
 
 impl ProxyOptions {
@@ -65,6 +84,7 @@ impl ProxyOptions {
             bind_host: "127.0.0.1".to_string(),
             forward_proxy: None,
             client_cert: None,
+            client_auth: None,
         }
     }
 }
@@ -80,6 +100,7 @@ impl std::fmt::Debug for ProxyOptions {
             .field("bind_host", &self.bind_host)
             .field("forward_proxy", &self.forward_proxy)
             .field("client_cert", &self.client_cert)
+            .field("client_auth", &self.client_auth.is_some())
             .finish()
     }
 }
@@ -99,6 +120,7 @@ impl ProxyHandle {
     /// Stop accepting, let in-flight exchanges finish (bounded by [`CLOSE_GRACE`]), close
     /// every connection, and return when all of that is done.
     pub async fn close(mut self) {
+        unregister_running_proxy(self.port);
         let _ = self.shutdown.send(true);
         if let Some(accept_loop) = self.accept_loop.take() {
             let _ = accept_loop.await;
@@ -108,6 +130,7 @@ impl ProxyHandle {
 
 impl Drop for ProxyHandle {
     fn drop(&mut self) {
+        unregister_running_proxy(self.port);
         let _ = self.shutdown.send(true);
         if let Some(accept_loop) = self.accept_loop.take() {
             // Aborting the loop drops its listener and its JoinSet, which aborts every
@@ -138,6 +161,9 @@ pub async fn start_tls_reverse_proxy(opts: ProxyOptions) -> Result<ProxyHandle> 
         None => String::new(),
     };
     log::info(format!("tls-proxy: {url} → {}{via}", opts.target.origin()));
+    if let Some(identity) = &opts.client_auth {
+        register_running_proxy(port, identity.pem.clone(), opts.target.origin());
+    }
     let (shutdown, shutdown_rx) = watch::channel(false);
     let accept_loop = tokio::spawn(accept_loop(listener, acceptor, route, shutdown_rx));
     Ok(ProxyHandle {
@@ -151,9 +177,19 @@ pub async fn start_tls_reverse_proxy(opts: ProxyOptions) -> Result<ProxyHandle> 
 fn server_config(opts: &ProxyOptions) -> Result<ServerConfig> {
     let chain = pem::parse_certificates(opts.cert_pem.as_bytes(), "proxy certificate")?;
     let key = pem::parse_private_key(opts.key_pem.as_bytes(), "proxy key")?;
-    let mut config = ServerConfig::builder_with_provider(crypto_provider())
+    let provider = crypto_provider();
+    let builder = ServerConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .and_then(|b| b.with_no_client_auth().with_single_cert(chain, key))
+        .map_err(|e| Error::new(format!("tls-proxy: invalid listener certificate: {e}")))?;
+    let builder = match &opts.client_auth {
+        Some(identity) => builder.with_client_cert_verifier(Arc::new(PinnedClientCert::new(
+            identity.cert_der.clone(),
+            provider,
+        ))),
+        None => builder.with_no_client_auth(),
+    };
+    let mut config = builder
+        .with_single_cert(chain, key)
         .map_err(|e| Error::new(format!("tls-proxy: invalid listener certificate: {e}")))?;
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(config)
@@ -184,6 +220,12 @@ fn upstream_route(opts: &ProxyOptions) -> Result<UpstreamRoute> {
     })
 }
 
+/// A connection still in its TLS handshake.
+struct Pending {
+    handshaking: Arc<AtomicBool>,
+    task: AbortHandle,
+}
+
 async fn accept_loop(
     listener: TcpListener,
     acceptor: TlsAcceptor,
@@ -191,17 +233,32 @@ async fn accept_loop(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let mut connections = JoinSet::new();
+    let mut pending: VecDeque<Pending> = VecDeque::new();
+    let authenticated = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         tokio::select! {
             _ = stop_signal(&mut shutdown) => break,
             accepted = listener.accept() => match accepted {
                 Ok((tcp, _peer)) => {
-                    connections.spawn(serve_connection(
+                    pending.retain(|p| p.handshaking.load(Ordering::Acquire) && !p.task.is_finished());
+                    if pending.len() >= MAX_PENDING_HANDSHAKES {
+                        if let Some(oldest) = pending.pop_front() {
+                            log::debug("tls-proxy: too many pending handshakes; closing the oldest");
+                            oldest.task.abort();
+                        }
+                    }
+                    let handshaking = Arc::new(AtomicBool::new(true));
+                    let task = connections.spawn(serve_connection(
                         tcp,
                         acceptor.clone(),
                         route.clone(),
                         shutdown.clone(),
+                        ConnLimits {
+                            handshaking: handshaking.clone(),
+                            authenticated: authenticated.clone(),
+                        },
                     ));
+                    pending.push_back(Pending { handshaking, task });
                 }
                 Err(e) => {
                     log::warn(format!("tls-proxy: accept failed: {e}"));

@@ -13,18 +13,27 @@ use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode, Version};
 use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpStream;
-use tokio::sync::{watch, Mutex};
+use tokio::sync::{watch, Mutex, Semaphore};
 use tokio_rustls::TlsAcceptor;
 
-/// Bound for the client's TLS handshake.
-const ACCEPT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bound for the client's TLS handshake: a connection that has not authenticated by then is
+/// closed (decisions D6; adt-ls completes it in milliseconds).
+pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long to wait for a kept-alive upstream connection to become reusable.
 const REUSE_WAIT: Duration = Duration::from_secs(5);
 
 pub type ProxyBody = Either<Incoming, Full<Bytes>>;
+
+/// The accept loop's bookkeeping for one connection: cleared once the handshake is over,
+/// and the pool of authenticated-connection permits.
+pub struct ConnLimits {
+    pub handshaking: Arc<AtomicBool>,
+    pub authenticated: Arc<Semaphore>,
+}
 
 /// Serve one accepted TCP connection until it ends or shutdown is signalled; on shutdown,
 /// in-flight responses may finish (the caller bounds that) and idle connections close.
@@ -33,10 +42,11 @@ pub async fn serve_connection(
     acceptor: TlsAcceptor,
     route: Arc<UpstreamRoute>,
     mut shutdown: watch::Receiver<bool>,
+    limits: ConnLimits,
 ) {
     let _ = tcp.set_nodelay(true);
     let tls = tokio::select! {
-        accepted = tokio::time::timeout(ACCEPT_TIMEOUT, acceptor.accept(tcp)) => match accepted {
+        accepted = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)) => match accepted {
             Ok(Ok(tls)) => tls,
             Ok(Err(e)) => {
                 log::debug(format!("tls-proxy: client TLS handshake failed: {e}"));
@@ -48,6 +58,11 @@ pub async fn serve_connection(
             }
         },
         _ = stop_signal(&mut shutdown) => return,
+    };
+    limits.handshaking.store(false, Ordering::Release);
+    let Ok(_permit) = limits.authenticated.try_acquire_owned() else {
+        log::warn("tls-proxy: too many connections; closing a new one");
+        return;
     };
     let forwarder = Arc::new(Forwarder {
         route,

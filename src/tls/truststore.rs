@@ -107,7 +107,7 @@ pub fn java_tool_options(store_path: &Path) -> String {
 }
 
 /// Quote one option so HotSpot's `JAVA_TOOL_OPTIONS` tokenizer yields it unchanged.
-fn hotspot_quote(token: &str) -> String {
+pub(crate) fn hotspot_quote(token: &str) -> String {
     let needs_quoting = token
         .chars()
         .any(|c| is_c_space(c) || c == '"' || c == '\'');

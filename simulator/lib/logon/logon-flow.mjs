@@ -131,6 +131,9 @@ async function runAttempt(ctx, dest, race) {
 }
 
 function startAttempt(ctx, dest) {
+  // Load the JVM trust and keystore (pure-JS PKCS#12, CPU-heavy under load) before the
+  // attempt's clock starts, so a short logon timeout measures the logon, not the parse.
+  trustFor(ctx);
   const { timeoutMs } = logonSettings(ctx);
   let stop;
   const stopped = new Promise((resolve) => {

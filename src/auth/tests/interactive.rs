@@ -216,3 +216,32 @@ async fn an_unreachable_socket_fails_the_request_without_the_answer() {
     // And the answer is masked wherever it might show up later.
     assert_eq!(crate::redact::redact(&format!("x {secret} y")), "x *** y");
 }
+
+#[tokio::test]
+async fn sensitive_fields_never_go_to_an_ipv6_loopback_listener() {
+    capture_logs();
+    // Nothing on 127.0.0.1:<port>; another local user listens on [::1]:<port>.
+    let Ok(attacker) = tokio::net::TcpListener::bind("[::1]:0").await else {
+        eprintln!("skipped: IPv6 loopback unavailable");
+        return;
+    };
+    let port = attacker.local_addr().unwrap().port();
+    if std::net::TcpListener::bind(("127.0.0.1", port)).is_err() {
+        eprintln!("skipped: 127.0.0.1:{port} is taken");
+        return;
+    }
+    let stolen = tokio::spawn(async move {
+        let (mut conn, _) = attacker.accept().await.unwrap();
+        let mut text = String::new();
+        let _ = conn.read_to_string(&mut text).await;
+        text
+    });
+    let secret = "ipv6-secret-4f2a";
+    let ui = Arc::new(FakeUi::new(Some(&[("password", secret)])));
+    let handler = LogonInputHandler::new(ui);
+    let params = json!({"id": "A4H", "sensitiveFieldsSocketPort": port, "params": [{"name": "password", "sensitive": true}]});
+    let e = answer(&handler, params).await.unwrap_err();
+    assert!(e.contains(&format!("localhost:{port}")), "{e}");
+    let got = tokio::time::timeout(Duration::from_millis(500), stolen).await;
+    assert!(got.is_err(), "the [::1] listener received {got:?}");
+}

@@ -12,6 +12,7 @@ use crate::tls::{
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 
 /// `keytool -list` as alias → entry type.
 fn keytool_list(store: &Path, store_type: Option<&str>) -> BTreeMap<String, String> {
@@ -220,15 +221,17 @@ fn the_machines_real_cacerts_keep_every_entry() {
     eprintln!("checked {checked} real cacerts files");
 }
 
-/// The whole chain as adt-ls uses it: a JVM started with our `JAVA_TOOL_OPTIONS` (store in a
-/// directory with a space in its name) trusts the proxy's certificate for `localhost`, and
-/// the proxy forwards to the backend.
+/// The whole chain as adt-ls uses it: a JVM started with our `JAVA_TOOL_OPTIONS` (stores in
+/// a directory with a space in its name) trusts the proxy's certificate for `localhost`,
+/// presents the per-run client identity from the keystore options (decisions D6: the proxy
+/// requires it), and the proxy forwards to the backend. Without the keystore options the
+/// same JVM is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_jvm_trusts_the_proxy_through_java_tool_options() {
+async fn a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_options() {
     if !tool_available(
         "java",
         "-version",
-        "a_jvm_trusts_the_proxy_through_java_tool_options",
+        "a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_options",
     ) {
         return;
     }
@@ -250,37 +253,63 @@ async fn a_jvm_trusts_the_proxy_through_java_tool_options() {
             .unwrap()
             .unwrap();
         assert_eq!(tls.trust_store_path, work.join("truststore.p12"));
+        let identity = tls.proxy_client.clone().unwrap();
+        assert_eq!(identity.keystore_path, work.join("proxy-client.p12"));
+        let trust_only = java_tool_options(&tls.trust_store_path);
         assert_eq!(
             tls.java_tool_options,
-            java_tool_options(&tls.trust_store_path)
+            format!("{trust_only} {}", identity.java_tool_options())
         );
         assert!(tls.java_tool_options.starts_with('"'));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&identity.keystore_path)
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert!(
+            !crate::redact::redact(&tls.java_tool_options).contains(identity.password()),
+            "the keystore password is redacted"
+        );
         let proxy_cert = tls.proxy_cert.clone().unwrap();
 
         let ca = TestCa::new("Backend Test CA");
         let backend =
             start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let opts = ProxyOptions::new(
+        let mut opts = ProxyOptions::new(
             proxy_cert.cert_pem,
             proxy_cert.key_pem,
             ProxyTarget::new("127.0.0.1", backend.port, Scheme::Https),
         );
+        opts.client_auth = Some(identity);
         let proxy = start_tls_reverse_proxy(opts).await.unwrap();
 
         let source = dir.path().join("Get.java");
         std::fs::write(&source, JAVA_GET).unwrap();
-        let output = tokio::process::Command::new(java_home.join("bin/java"))
-            .arg(&source)
-            .arg(format!("{}/hello", proxy.url))
-            .env("JAVA_TOOL_OPTIONS", &tls.java_tool_options)
-            .kill_on_drop(true)
-            .output()
-            .await
-            .unwrap();
+        let run = |java_options: String| {
+            tokio::process::Command::new(java_home.join("bin/java"))
+                .arg(&source)
+                .arg(format!("{}/hello", proxy.url))
+                .env("JAVA_TOOL_OPTIONS", java_options)
+                .kill_on_drop(true)
+                .output()
+        };
+        let output = run(tls.java_tool_options.clone()).await.unwrap();
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "java failed: {stdout}{stderr}");
         assert_eq!(stdout.trim(), "200 ok:/hello", "{stderr}");
+
+        let refused = run(trust_only).await.unwrap();
+        let stdout = String::from_utf8_lossy(&refused.stdout);
+        assert!(
+            !refused.status.success() && !stdout.contains("ok:/hello"),
+            "a JVM without the identity got through: {stdout}"
+        );
+        assert_eq!(backend.state.connections.load(Ordering::SeqCst), 1);
         proxy.close().await;
     })
     .await
