@@ -721,13 +721,41 @@ if (!nativeBinding || forceWasi) {
   }
 }
 
+// adt-ls-native: the load error names the platform, the package that provides its binary and
+// the fix (written by scripts/loader-message.mjs during `napi build`).
+function adtLsBindingError() {
+  const supported = ["linux-x64-gnu","darwin-arm64","darwin-x64","win32-x64-msvc"]
+  const abi = process.platform === 'linux' ? (isMusl() ? '-musl' : '-gnu') : process.platform === 'win32' ? '-msvc' : ''
+  const platform = process.platform + '-' + process.arch + abi
+  if (!supported.includes(platform)) {
+    const error = new Error(
+      `Cannot find native binding: adt-ls-native has no binary for ${platform}. ` +
+        `Supported platforms (those SAP ships adt-ls for): ${supported.join(', ')}.`,
+    )
+    error.code = 'ERR_UNSUPPORTED_PLATFORM'
+    return error
+  }
+  const pkg = 'adt-ls-native-' + platform + '@' + require('./package.json').version
+  let installed = false
+  try {
+    require.resolve('adt-ls-native-' + platform + '/package.json')
+    installed = true
+  } catch {}
+  const error = new Error(
+    installed
+      ? `Cannot find native binding for ${platform}: the package ${pkg} is installed but its binary failed to load (see error.cause). ` +
+          `Reinstall it: npm install ${pkg}`
+      : `Cannot find native binding for ${platform}: the package ${pkg} that provides it is not installed. ` +
+          `It is an optional dependency of adt-ls-native: run npm install without --omit=optional / --no-optional, ` +
+          `or install it directly: npm install ${pkg}`,
+  )
+  error.code = 'ERR_NATIVE_BINDING_MISSING'
+  return error
+}
+
 if (!nativeBinding) {
   if (loadErrors.length > 0) {
-    const error = new Error(
-      `Cannot find native binding. ` +
-        `npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828). ` +
-        'Please try `npm i` again after removing both package-lock.json and node_modules directory.',
-    )
+    const error = adtLsBindingError()
     // assign instead of the `new Error(message, { cause })` options form,
     // which Node < 16.9 silently ignores
     error.cause = createLoadErrorChain(loadErrors)

@@ -3,6 +3,8 @@
 //   adt-ls-simulator install [--home <dir>] [--editor vscode|cursor|insiders] [--version 1.1.2]
 //                            [--platform linux|darwin|win32] [--arch x64|arm64] [--incomplete]
 //   adt-ls-simulator path     prints the absolute path of the fake adt-ls entry script
+//   adt-ls-simulator sap [--port 0] [--tls self-signed] [--user NAME:PW] ...
+//                             a standalone simulated SAP backend (lib/sap/main.mjs)
 import { parseArgs } from 'node:util';
 import { installSimulator, simulatorBinPath } from '../lib/install.mjs';
 
@@ -10,6 +12,8 @@ const USAGE = `Usage:
   adt-ls-simulator install [--home <dir>] [--editor vscode|cursor|insiders] [--version <x.y.z>]
                            [--platform linux|darwin|win32] [--arch x64|arm64] [--incomplete]
   adt-ls-simulator path
+  adt-ls-simulator sap [--port <n>] [--tls self-signed|private-ca|none] [--user NAME:PASSWORD]... [--token T]...
+                       [--expired-token T]... [--client 001]... [--hostname h] [--ticket-ttl-ms n]
 `;
 
 function run(argv) {
@@ -38,9 +42,15 @@ function run(argv) {
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }
 
-try {
-  process.exitCode = run(process.argv.slice(2));
-} catch (error) {
-  process.stderr.write(`adt-ls-simulator: ${error.message}\n`);
-  process.exitCode = 1;
+if (process.argv[2] === 'sap') {
+  // The backend's own entry parses process.argv and runs until killed.
+  process.argv.splice(2, 1);
+  await import('../lib/sap/main.mjs');
+} else {
+  try {
+    process.exitCode = run(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`adt-ls-simulator: ${error.message}\n`);
+    process.exitCode = 1;
+  }
 }

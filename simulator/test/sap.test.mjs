@@ -554,10 +554,14 @@ describe('backend client trust and TLS failures', () => {
   });
 });
 
-test('the standalone entry prints one JSON line and serves until killed', async () => {
-  const main = fileURLToPath(new URL('../lib/sap/main.mjs', import.meta.url));
-  assert.ok(existsSync(main));
-  const child = spawn(process.execPath, [main, '--tls', 'private-ca', '--user', 'DEVELOPER:pw'], { stdio: ['ignore', 'pipe', 'pipe'] });
+const SAP_MAIN = fileURLToPath(new URL('../lib/sap/main.mjs', import.meta.url));
+const SIM_CLI = fileURLToPath(new URL('../bin/adt-ls-simulator.mjs', import.meta.url));
+for (const [label, entry] of [
+  ['the standalone entry', [SAP_MAIN]],
+  ['`adt-ls-simulator sap`', [SIM_CLI, 'sap']],
+]) test(`${label} prints one JSON line and serves until killed`, async () => {
+  assert.ok(existsSync(entry[0]));
+  const child = spawn(process.execPath, [...entry, '--tls', 'private-ca', '--user', 'DEVELOPER:pw'], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const line = await new Promise((resolve, reject) => {
       let out = '';
