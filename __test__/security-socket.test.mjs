@@ -85,9 +85,9 @@ test('another uid connecting first under umask 000 gets nothing; the socket dir 
     const attack = attacker(tmp, AS_NOBODY);
     const run = scenario('start-dispose', { tmp, env: { ADTLS_TEST_UMASK: '000', ADTLS_TEST_LAUNCH_DELAY: LAUNCH_DELAY } });
     const [seen, r, got] = await Promise.all([run.started, run.done, attack]);
-    assert.equal(r.code, 0, `the driver did not start with the real child:\n${r.stderr}`);
     assert.ok(got.found.length > 0, `the attacker found no socket: ${JSON.stringify(got)}`);
     assert.equal(got.bytes, 0, `the attacker received: ${JSON.stringify(got.data)}`);
+    assert.equal(r.code, 0, `the driver did not start with the real child:\n${r.stderr}`);
     assert.equal(got.connected, 0, JSON.stringify(got));
     assert.ok(got.errors.includes('connect EACCES'), JSON.stringify(got));
     assert.deepEqual(modeOf(seen.entries, /^adt-ls-pipe-[0-9a-f]{12}$/), ['700'], JSON.stringify(seen.entries));
@@ -103,9 +103,9 @@ test('a same-uid process outside the child tree is refused and logged; adt-ls st
   const attack = attacker(tmp);
   const run = scenario('start-dispose', { tmp, env: { ADTLS_TEST_UMASK: '000', ADTLS_TEST_LAUNCH_DELAY: LAUNCH_DELAY } });
   const [r, got] = await Promise.all([run.done, attack]);
-  assert.equal(r.code, 0, `the driver did not start with the real child:\n${r.stderr}`);
   assert.ok(got.connected >= 1, `the attacker never got in first: ${JSON.stringify(got)}`);
   assert.equal(got.bytes, 0, `the attacker received: ${JSON.stringify(got.data)}`);
+  assert.equal(r.code, 0, `the driver did not start with the real child:\n${r.stderr}`);
   assert.match(r.stderr, /warn: rejected a connection to the adt-ls socket \S+lsp\.sock: pid \d+ is not adt-ls \(pid \d+\)/);
   assert.match(r.stderr, /adt-ls ready/);
 });
@@ -167,10 +167,13 @@ for (const signal of ['SIGKILL', 'SIGTERM']) {
 }
 
 test('process.exit() right after parallel createAdtLs leaves nothing behind', async () => {
-  for (const after of ['0', '20', '60', '150', '400', '900']) {
+  // 32 starts in flight make a startup step land after the exit-time cleanup almost every
+  // time (before the fix, most of these runs left 0755 work dirs behind).
+  for (const after of ['sync', '1', '3', '6', '10', '30', '150']) {
     const tmp = childTmp();
     const mark = marker();
-    const r = await scenario('parallel-exit', { tmp, env: { ADTLS_TEST_EXIT_AFTER: after, ADTLS_TEST_MARKER: mark } }).done;
+    const env = { ADTLS_TEST_PARALLEL: '32', ADTLS_TEST_EXIT_AFTER: after, ADTLS_TEST_MARKER: mark };
+    const r = await scenario('parallel-exit', { tmp, env }).done;
     assert.equal(r.code, 0, r.stderr);
     assert.ok(await until(() => simulatorPids(mark).length === 0, 5000), `adt-ls still running after exit (${after} ms)`);
     // Anything still finishing must not bring a dir back.
