@@ -41,9 +41,10 @@ export function incoming(trace) {
   return trace.filter((e) => e.dir === 'in' && e.message).map((e) => e.message);
 }
 
-/** The entries of a temp dir (default this process's) that look like ours. */
+/** The entries of a temp dir (default this process's) that look like ours (data, socket and
+ * work dirs; `.sock` files of older versions). */
 export function ourTempEntries(dir = tmpdir()) {
-  return readdirSync(dir).filter((n) => /^adt-ls-[0-9a-f]{12}(\.sock)?$/.test(n) || n.startsWith('adt-ls-client-'));
+  return readdirSync(dir).filter((n) => /^adt-ls-(pipe-)?[0-9a-f]{12}(\.sock)?$/.test(n) || n.startsWith('adt-ls-client-'));
 }
 
 /** A fresh, empty temp dir for a child process's TMPDIR. */

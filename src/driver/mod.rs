@@ -70,6 +70,7 @@ struct Session {
     child: Arc<child::ChildProcess>,
     _pipe_guard: PipeGuard,
     pipe_address: String,
+    socket_dir: Option<PathBuf>,
     data_dir: PathBuf,
     owns_data_dir: bool,
     initialize_result: Value,
@@ -298,22 +299,20 @@ impl Driver {
         let opts = &self.inner.opts;
         let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
         let temp_dir = host.temp_dir();
+        sweep_stale_dirs(&temp_dir);
         let (data_dir, owns_data_dir) = match &opts.data_dir {
             Some(d) => (d.clone(), false),
             None => (temp_dir.join(format!("adt-ls-{}", ids::short_id()?)), true),
         };
-        dirs::create_private_dir_all(&data_dir)?;
         if owns_data_dir {
-            reaper::track_path(data_dir.clone());
+            dirs::create_owned_dir(&data_dir)?;
             made.owned_dir = Some(data_dir.clone());
+        } else {
+            dirs::create_private_dir_all(&data_dir)?;
         }
         let mut listener = PipeListener::bind(&temp_dir)?;
         let address = listener.address().to_string();
-        #[cfg(unix)]
-        {
-            reaper::track_path(PathBuf::from(&address));
-            made.socket = Some(address.clone());
-        }
+        made.socket_dir = listener.dir().map(PathBuf::from);
         let data_dir_text = data_dir.to_string_lossy().into_owned();
         let argv = args::compose_spawn_args(&data_dir_text, &address, &opts.extra_args);
         let child = Arc::new(child::spawn(
@@ -327,7 +326,7 @@ impl Driver {
         // Race: adt-ls connects / exits / the clock runs out / dispose().
         let mut exit = child.exit_watch();
         let accepted = tokio::select! {
-            accepted = listener.accept_first() => accepted?,
+            accepted = listener.accept_child(child.pid()) => accepted?,
             _ = exited(&mut exit) => {
                 child.wait_output_drained(Duration::from_millis(300)).await;
                 let code = child.exit_info().map(|i| i.code_text()).unwrap_or_else(|| "null".into());
@@ -391,6 +390,7 @@ impl Driver {
             child,
             _pipe_guard: pipe_guard,
             pipe_address: address,
+            socket_dir: listener.dir().map(PathBuf::from),
             data_dir,
             owns_data_dir,
             initialize_result: init,
@@ -449,7 +449,7 @@ impl LspRequester for Driver {
 #[derive(Default)]
 struct Made {
     owned_dir: Option<PathBuf>,
-    socket: Option<String>,
+    socket_dir: Option<PathBuf>,
     child: Option<Arc<child::ChildProcess>>,
     conn: Option<Connection>,
 }
@@ -459,7 +459,7 @@ impl Made {
     fn of_session(session: &Session) -> Made {
         Made {
             owned_dir: session.owns_data_dir.then(|| session.data_dir.clone()),
-            socket: cfg!(unix).then(|| session.pipe_address.clone()),
+            socket_dir: session.socket_dir.clone(),
             child: Some(session.child.clone()),
             conn: Some(session.conn.clone()),
         }
@@ -488,9 +488,27 @@ async fn teardown(made: &mut Made) {
         dirs::remove_dir_all_quiet(&dir);
         reaper::untrack_path(&dir);
     }
-    if let Some(socket) = made.socket.take() {
-        PipeListener::remove_file(&socket);
-        reaper::untrack_path(&PathBuf::from(socket));
+    if let Some(dir) = made.socket_dir.take() {
+        PipeListener::remove_dir(&dir);
+    }
+}
+
+/// Remove what dead hosts of this library left in the temp dirs we use (the socket's may
+/// be `/tmp`); see [`owner`](crate::process::owner).
+pub fn sweep_stale_dirs(temp_dir: &std::path::Path) {
+    let socket_base = crate::process::pipe::socket_base(temp_dir);
+    for base in std::iter::once(temp_dir.to_path_buf())
+        .chain((socket_base != temp_dir).then_some(socket_base))
+    {
+        let removed = crate::process::owner::sweep_stale(&base);
+        if !removed.is_empty() {
+            log::debug(format!(
+                "removed {} stale dir(s) of exited hosts in {}: {}",
+                removed.len(),
+                base.display(),
+                removed.join(", ")
+            ));
+        }
     }
 }
 

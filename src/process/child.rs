@@ -81,9 +81,16 @@ pub fn spawn(
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     configure_process_tree(&mut cmd);
+    if reaper::is_exiting() {
+        return Err(exiting_spawn_error(program));
+    }
     let mut child = cmd.spawn().map_err(|e| spawn_error(program, e))?;
     let pid = child.id().unwrap_or(0);
-    reaper::track_pid(pid);
+    if !reaper::track_pid(pid) {
+        // The host began exiting while we spawned: nothing may outlive the cleanup.
+        kill_tree(pid);
+        return Err(exiting_spawn_error(program));
+    }
     let output = Arc::new(OutputTail::new());
     let (drained_tx, drained) = watch::channel(0usize);
     let drained_tx = Arc::new(drained_tx);
@@ -227,6 +234,16 @@ fn exit_info(status: std::process::ExitStatus) -> ExitInfo {
         code: status.code(),
         signal: None,
     }
+}
+
+fn exiting_spawn_error(program: &Path) -> Error {
+    Error::coded(
+        crate::error::codes::DISPOSED,
+        format!(
+            "the host process is exiting: not spawning {}",
+            program.display()
+        ),
+    )
 }
 
 /// Node words spawn failures as `spawn <path> ENOENT`; keep that shape and the errno code.

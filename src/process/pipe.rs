@@ -1,11 +1,17 @@
-//! The local stream adt-ls connects to. We listen, adt-ls connects (`--pipe=<address>`);
-//! the first connection is used and later ones are accepted and dropped until close.
-//! Unix: a socket file `<tmp>/adt-ls-<12hex>.sock`, kept short because macOS limits
-//! `sun_path` to 104 bytes (a longer path makes adt-lsc never connect). Windows: the named
-//! pipe `\\.\pipe\adt-ls-<12hex>`.
+//! The local stream adt-ls connects to. We listen, adt-ls connects (`--pipe=<address>`).
+//! Only the child we spawned may be adt-ls: on Unix each connection's peer credentials
+//! must match it (our uid; its pid or a descendant, see [`peer`](super::peer)); anyone
+//! else is closed, logged and we keep waiting (the caller bounds the wait). After the
+//! match, later connections are accepted and dropped until close.
+//! Unix: the socket `lsp.sock` in a fresh private dir `<tmp>/adt-ls-pipe-<12hex>` (0700
+//! from creation, so under any umask no other uid can even reach it). The path is kept
+//! short because macOS limits `sun_path` to 104 bytes (Linux 108; a longer path makes
+//! adt-lsc never connect): when `<tmp>` is too long the dir goes to `/tmp`. Windows: the
+//! named pipe `\\.\pipe\adt-ls-<12hex>`.
 
 use super::ids;
 use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 /// A connected byte stream, whatever the platform's pipe type.
@@ -15,40 +21,62 @@ impl<T: AsyncRead + AsyncWrite + Send + Unpin + 'static> PipeStream for T {}
 /// Longest socket path we accept (macOS `sun_path` is 104 bytes including the NUL).
 #[cfg(unix)]
 const MAX_SOCKET_PATH: usize = 103;
+/// The socket's name inside its private dir.
+#[cfg(unix)]
+const SOCKET_NAME: &str = "lsp.sock";
 
 pub struct PipeListener {
     address: String,
+    /// The private dir holding the socket (Unix), removed by the owner on teardown.
+    dir: Option<PathBuf>,
     #[cfg(unix)]
     listener: Option<tokio::net::UnixListener>,
     #[cfg(windows)]
     server: Option<tokio::net::windows::named_pipe::NamedPipeServer>,
 }
 
+/// Where the socket dir goes: `temp_dir`, or `/tmp` when a socket path under `temp_dir`
+/// would be too long.
+pub fn socket_base(temp_dir: &Path) -> PathBuf {
+    #[cfg(unix)]
+    {
+        // `<base>/adt-ls-pipe-<12hex>/lsp.sock`
+        let suffix = 1 + super::owner::PIPE_PREFIX.len() + 12 + 1 + SOCKET_NAME.len();
+        if temp_dir.as_os_str().len() + suffix > MAX_SOCKET_PATH {
+            return PathBuf::from("/tmp");
+        }
+    }
+    temp_dir.to_path_buf()
+}
+
 impl PipeListener {
-    /// Choose a fresh address (a socket file in `temp_dir` on Unix) and listen on it.
-    pub fn bind(temp_dir: &std::path::Path) -> Result<PipeListener> {
+    /// Choose a fresh address (a socket in a private dir under `temp_dir` on Unix) and
+    /// listen on it. The dir is recorded for the exit-time cleanup.
+    pub fn bind(temp_dir: &Path) -> Result<PipeListener> {
         let id = ids::short_id()?;
         Self::bind_id(temp_dir, &id)
     }
 
     #[cfg(unix)]
-    fn bind_id(temp_dir: &std::path::Path, id: &str) -> Result<PipeListener> {
-        let name = format!("adt-ls-{id}.sock");
-        let mut path = temp_dir.join(&name);
-        if path.as_os_str().len() > MAX_SOCKET_PATH {
-            path = std::path::PathBuf::from("/tmp").join(&name);
+    fn bind_id(temp_dir: &Path, id: &str) -> Result<PipeListener> {
+        let dir = socket_base(temp_dir).join(format!("{}{id}", super::owner::PIPE_PREFIX));
+        super::dirs::create_owned_dir(&dir)?;
+        let path = dir.join(SOCKET_NAME);
+        match tokio::net::UnixListener::bind(&path) {
+            Ok(listener) => Ok(PipeListener {
+                address: path.to_string_lossy().into_owned(),
+                dir: Some(dir),
+                listener: Some(listener),
+            }),
+            Err(e) => {
+                Self::remove_dir(&dir);
+                Err(Error::from(e).prefixed(&format!("listen {}: ", path.display())))
+            }
         }
-        let _ = std::fs::remove_file(&path);
-        let listener = tokio::net::UnixListener::bind(&path)
-            .map_err(|e| Error::from(e).prefixed(&format!("listen {}: ", path.display())))?;
-        Ok(PipeListener {
-            address: path.to_string_lossy().into_owned(),
-            listener: Some(listener),
-        })
     }
 
     #[cfg(windows)]
-    fn bind_id(_temp_dir: &std::path::Path, id: &str) -> Result<PipeListener> {
+    fn bind_id(_temp_dir: &Path, id: &str) -> Result<PipeListener> {
         use tokio::net::windows::named_pipe::ServerOptions;
         let address = format!(r"\\.\pipe\adt-ls-{id}");
         let server = ServerOptions::new()
@@ -57,8 +85,14 @@ impl PipeListener {
             .map_err(|e| Error::from(e).prefixed(&format!("listen {address}: ")))?;
         Ok(PipeListener {
             address,
+            dir: None,
             server: Some(server),
         })
+    }
+
+    /// The private dir holding the socket (Unix); `None` for named pipes.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
     }
 
     /// The `--pipe=` address.
@@ -66,15 +100,43 @@ impl PipeListener {
         &self.address
     }
 
-    /// Wait for the first connection. Later connections are accepted and dropped by a
-    /// background task that ends when the returned [`PipeGuard`] is dropped.
+    /// Wait for the child `child_pid` to connect: connections whose peer is not it are
+    /// closed and logged. Later connections are accepted and dropped by a background task
+    /// that ends when the returned [`PipeGuard`] is dropped.
     #[cfg(unix)]
-    pub async fn accept_first(&mut self) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
+    pub async fn accept_child(
+        &mut self,
+        child_pid: u32,
+    ) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
         let listener = self
             .listener
             .take()
             .ok_or_else(|| Error::new("pipe listener already used"))?;
-        let (stream, _) = listener.accept().await.map_err(Error::from)?;
+        let stream = loop {
+            let (stream, _) = listener.accept().await.map_err(Error::from)?;
+            let verdict = match stream.peer_cred() {
+                Ok(cred) => super::peer::judge(
+                    super::peer::PeerCred {
+                        uid: cred.uid(),
+                        pid: cred.pid(),
+                    },
+                    super::peer::our_uid(),
+                    child_pid,
+                    |pid| super::peer::in_child_tree(pid, child_pid),
+                ),
+                Err(e) => Err(format!("peer credentials unavailable: {e}")),
+            };
+            match verdict {
+                Ok(()) => break stream,
+                Err(why) => {
+                    crate::log::warn(format!(
+                        "rejected a connection to the adt-ls socket {}: {why}",
+                        self.address
+                    ));
+                    drop(stream);
+                }
+            }
+        };
         let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(async move {
             loop {
@@ -87,8 +149,13 @@ impl PipeListener {
         Ok((Box::new(stream), PipeGuard { _stop: Some(stop) }))
     }
 
+    /// Windows: the first client of the named pipe (its ACL is set at creation).
     #[cfg(windows)]
-    pub async fn accept_first(&mut self) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
+    pub async fn accept_child(
+        &mut self,
+        child_pid: u32,
+    ) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
+        let _ = child_pid;
         use tokio::net::windows::named_pipe::ServerOptions;
         let server = self
             .server
@@ -111,16 +178,10 @@ impl PipeListener {
         Ok((Box::new(server), PipeGuard { _stop: Some(stop) }))
     }
 
-    /// Remove the socket file (Unix); a no-op for named pipes.
-    pub fn remove_file(address: &str) {
-        #[cfg(unix)]
-        {
-            let _ = std::fs::remove_file(address);
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = address;
-        }
+    /// Remove the socket's private dir (Unix); named pipes leave nothing behind.
+    pub fn remove_dir(dir: &Path) {
+        super::dirs::remove_dir_all_quiet(dir);
+        super::reaper::untrack_path(&dir.to_path_buf());
     }
 }
 
@@ -133,19 +194,68 @@ pub struct PipeGuard {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+    #[test]
+    fn long_temp_dirs_fall_back_to_tmp() {
+        let short = Path::new("/var/tmp");
+        assert_eq!(socket_base(short), PathBuf::from("/var/tmp"));
+        let long = PathBuf::from(format!("/{}", "x".repeat(80)));
+        assert_eq!(socket_base(&long), PathBuf::from("/tmp"));
+        // The longest kept base still fits sun_path.
+        let edge = PathBuf::from(format!("/{}", "y".repeat(103 - 34 - 1)));
+        assert_eq!(socket_base(&edge), edge);
+        let listener_path = edge.join("adt-ls-pipe-0123456789ab").join(SOCKET_NAME);
+        assert_eq!(listener_path.as_os_str().len(), MAX_SOCKET_PATH);
+    }
+
     #[tokio::test]
-    async fn short_path_first_connection_wins_and_later_ones_are_dropped() {
+    async fn socket_lives_in_a_private_dir_and_only_our_own_tree_gets_in() {
         let mut listener = PipeListener::bind(&std::env::temp_dir()).unwrap();
         let address = listener.address().to_string();
+        let dir = listener.dir().unwrap().to_path_buf();
         assert!(address.len() <= MAX_SOCKET_PATH);
-        assert!(address.ends_with(".sock"));
+        assert!(address.ends_with("/lsp.sock"));
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        // A peer that is not the child (we pretend the child is pid 1's tree, which this
+        // test process is not part of) is closed without a byte.
+        let foreign = tokio::spawn({
+            let address = address.clone();
+            async move {
+                let mut s = tokio::net::UnixStream::connect(&address).await.unwrap();
+                let mut buf = Vec::new();
+                let n = s.read_to_end(&mut buf).await.unwrap_or(0);
+                n
+            }
+        });
+        let waited = tokio::time::timeout(
+            std::time::Duration::from_millis(500),
+            listener.accept_child(999_999_999),
+        )
+        .await;
+        assert!(waited.is_err(), "a foreign peer must not be accepted");
+        let n = tokio::time::timeout(std::time::Duration::from_secs(5), foreign)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(n, 0);
+        PipeListener::remove_dir(&dir);
+        assert!(!dir.exists());
+    }
+
+    #[tokio::test]
+    async fn the_child_itself_wins_and_later_ones_are_dropped() {
+        let mut listener = PipeListener::bind(&std::env::temp_dir()).unwrap();
+        let address = listener.address().to_string();
+        let dir = listener.dir().unwrap().to_path_buf();
         let client = tokio::spawn({
             let address = address.clone();
             async move { tokio::net::UnixStream::connect(&address).await.unwrap() }
         });
-        let (mut server_side, guard) = listener.accept_first().await.unwrap();
+        // We are the "child" here: our own pid passes.
+        let (mut server_side, guard) = listener.accept_child(std::process::id()).await.unwrap();
         let mut client = client.await.unwrap();
         client.write_all(b"hi").await.unwrap();
         let mut buf = [0u8; 2];
@@ -160,7 +270,7 @@ mod tests {
             .unwrap();
         assert_eq!(n, 0, "later connections are closed");
         drop(guard);
-        PipeListener::remove_file(&address);
-        assert!(!std::path::Path::new(&address).exists());
+        PipeListener::remove_dir(&dir);
+        assert!(!dir.exists());
     }
 }

@@ -3,10 +3,20 @@
 //! layer calls [`reap_all`] from Node's environment cleanup hook, so a script that never
 //! calls `dispose()` still leaves no JVM and no temp dir behind. (On Linux the child also
 //! gets `PR_SET_PDEATHSIG`, which covers a host killed by a signal.)
+//!
+//! Once [`reap_all`] has begun the host is exiting: nothing may be created any more (a
+//! startup still running on a worker thread would otherwise re-create a removed work dir
+//! after cleanup). [`create_tracked`] makes and records a path under the registry lock,
+//! so a path is either created before the reap (and removed by it) or not at all.
 
+use crate::error::{codes, Error, Result};
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
+
+/// Set for good when the host process starts its exit-time cleanup.
+static EXITING: AtomicBool = AtomicBool::new(false);
 
 #[derive(Default)]
 struct Registry {
@@ -40,8 +50,51 @@ fn with<R>(f: impl FnOnce(&mut Registry) -> R) -> R {
     f(&mut guard)
 }
 
-pub fn track_pid(pid: u32) {
-    with(|r| r.pids.insert(pid));
+/// Whether the host process has begun its exit-time cleanup.
+pub fn is_exiting() -> bool {
+    EXITING.load(Ordering::SeqCst)
+}
+
+fn exiting_error(what: &Path) -> Error {
+    Error::coded(
+        codes::DISPOSED,
+        format!(
+            "the host process is exiting: not creating {}",
+            what.display()
+        ),
+    )
+}
+
+/// Run `create` (which makes `path`) unless the host is exiting, and record `path` for the
+/// exit-time cleanup when `track` is set; both under the registry lock, so a concurrent
+/// [`reap_all`] either removes the path or sees it never made.
+pub fn create_tracked<T>(
+    path: &Path,
+    track: bool,
+    create: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    with(|r| {
+        if is_exiting() {
+            return Err(exiting_error(path));
+        }
+        let made = create()?;
+        if track {
+            r.paths.insert(path.to_path_buf());
+        }
+        Ok(made)
+    })
+}
+
+/// Record a process tree to kill at exit. False when the host is already exiting (the
+/// caller kills it at once instead).
+pub fn track_pid(pid: u32) -> bool {
+    with(|r| {
+        if is_exiting() {
+            return false;
+        }
+        r.pids.insert(pid);
+        true
+    })
 }
 
 pub fn untrack_pid(pid: u32) {
@@ -61,6 +114,7 @@ pub fn untrack_path(path: &PathBuf) {
 /// never blocks on the registry lock (it may run from an `atexit` handler while another
 /// thread was stopped holding it).
 pub fn reap_all() {
+    EXITING.store(true, Ordering::SeqCst);
     let Some((pids, paths)) = try_take() else {
         return;
     };

@@ -1,0 +1,421 @@
+//! Owner marks and the stale-dir sweep. Every temp dir the engine creates (client work base,
+//! driver data dir, LSP socket dir) holds a small marker file naming the process that made
+//! it: pid, that process's start time (so a reused pid is told apart) and, on Linux, its pid
+//! namespace (a dir shared with a container is never judged by a pid from another
+//! namespace). A host killed by a signal cannot clean up, so the next start sweeps the temp
+//! dir: a dir of ours (name pattern, a real dir owned by our uid, a valid marker) whose
+//! owner process is gone is removed; anything else is left alone.
+//!
+//! Hand-written: the probe is a few lines of `/proc` parsing (Linux) or `kill(pid, 0)`
+//! (elsewhere); no well-kept crate offers exactly "is this pid the same process as then".
+
+use std::path::Path;
+
+/// The marker file inside each owned dir.
+pub const MARKER: &str = ".adt-ls-owner";
+/// A marker longer than this is not ours.
+const MAX_MARKER_BYTES: u64 = 512;
+/// Name prefixes of the dirs the engine creates in the temp dir.
+pub const CLIENT_PREFIX: &str = "adt-ls-client-";
+pub const PIPE_PREFIX: &str = "adt-ls-pipe-";
+pub const DATA_PREFIX: &str = "adt-ls-";
+
+/// Who made a dir.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerMark {
+    pub pid: u32,
+    /// Process start time (Linux: clock ticks since boot, `/proc/<pid>/stat` field 22).
+    pub start: Option<u64>,
+    /// Pid namespace (Linux: the `/proc/self/ns/pid` link text).
+    pub ns: Option<String>,
+}
+
+/// What we know about a pid now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProcessState {
+    /// No such process (or only a zombie).
+    Gone,
+    /// Running; its start time when the platform tells.
+    Running { start: Option<u64> },
+}
+
+impl OwnerMark {
+    /// The mark of this process.
+    pub fn current() -> OwnerMark {
+        let pid = std::process::id();
+        OwnerMark {
+            pid,
+            start: match probe(pid) {
+                ProcessState::Running { start } => start,
+                ProcessState::Gone => None,
+            },
+            ns: pid_namespace(),
+        }
+    }
+
+    /// `pid=<n>\nstart=<n>\nns=<text>\n` (absent fields omitted).
+    pub fn render(&self) -> String {
+        let mut out = format!("pid={}\n", self.pid);
+        if let Some(start) = self.start {
+            out.push_str(&format!("start={start}\n"));
+        }
+        if let Some(ns) = &self.ns {
+            out.push_str(&format!("ns={ns}\n"));
+        }
+        out
+    }
+
+    /// Parse [`render`](Self::render)'s output; `None` for anything else.
+    pub fn parse(text: &str) -> Option<OwnerMark> {
+        let (mut pid, mut start, mut ns) = (None, None, None);
+        for line in text.lines() {
+            let (key, value) = line.split_once('=')?;
+            match key {
+                "pid" if pid.is_none() => pid = Some(value.parse::<u32>().ok()?),
+                "start" if start.is_none() => start = Some(value.parse::<u64>().ok()?),
+                "ns" if ns.is_none() && !value.is_empty() => ns = Some(value.to_string()),
+                _ => return None,
+            }
+        }
+        let pid = pid.filter(|p| *p > 0)?;
+        Some(OwnerMark { pid, start, ns })
+    }
+}
+
+/// Whether a dir marked `mark` was left by a process that is gone. `state` is the probe of
+/// `mark.pid`, `our_ns` our pid namespace. Unsure means not stale.
+pub fn is_stale(mark: &OwnerMark, state: &ProcessState, our_ns: Option<&str>) -> bool {
+    if let (Some(theirs), Some(ours)) = (mark.ns.as_deref(), our_ns) {
+        if theirs != ours {
+            return false;
+        }
+    }
+    match state {
+        ProcessState::Gone => true,
+        ProcessState::Running { start } => matches!(
+            (mark.start, start),
+            (Some(then), Some(now)) if then != *now
+        ),
+    }
+}
+
+/// Whether `name` is one of the dir names the engine creates in the temp dir.
+pub fn is_our_dir_name(name: &str) -> bool {
+    let hex_tail = |rest: &str, len: usize| {
+        rest.len() == len
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    if let Some(rest) = name.strip_prefix(CLIENT_PREFIX) {
+        return hex_tail(rest, 8);
+    }
+    if let Some(rest) = name.strip_prefix(PIPE_PREFIX) {
+        return hex_tail(rest, 12);
+    }
+    name.strip_prefix(DATA_PREFIX)
+        .is_some_and(|rest| hex_tail(rest, 12))
+}
+
+/// Parse the state and start time out of a `/proc/<pid>/stat` line.
+pub fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
+    let (_, after) = stat.rsplit_once(')')?;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // After the command: field 3 (state) is index 0, field 22 (starttime) index 19.
+    let state = fields.first()?.chars().next()?;
+    let start = fields.get(19)?.parse().ok()?;
+    Some((state, start))
+}
+
+/// The parent pid from a `/proc/<pid>/stat` line (field 4).
+pub fn parse_proc_ppid(stat: &str) -> Option<u32> {
+    let (_, after) = stat.rsplit_once(')')?;
+    after.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Probe a pid now.
+pub fn probe(pid: u32) -> ProcessState {
+    #[cfg(target_os = "linux")]
+    {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(stat) => match parse_proc_stat(&stat) {
+                Some(('Z', _)) | Some(('X', _)) => ProcessState::Gone,
+                Some((_, start)) => ProcessState::Running { start: Some(start) },
+                None => ProcessState::Running { start: None },
+            },
+            Err(_) if Path::new("/proc/self/stat").exists() => ProcessState::Gone,
+            Err(_) => probe_by_signal(pid),
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        probe_by_signal(pid)
+    }
+}
+
+#[cfg(unix)]
+fn probe_by_signal(pid: u32) -> ProcessState {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return ProcessState::Running { start: None };
+    };
+    // SAFETY: signal 0 only checks whether the pid exists; nothing is delivered.
+    let rc = unsafe { libc::kill(pid, 0) };
+    if rc == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH) {
+        ProcessState::Running { start: None }
+    } else {
+        ProcessState::Gone
+    }
+}
+
+#[cfg(not(unix))]
+fn probe_by_signal(_pid: u32) -> ProcessState {
+    // No cheap portable probe here: unsure means the dir is kept.
+    ProcessState::Running { start: None }
+}
+
+/// Our pid namespace (Linux), e.g. `pid:[4026531836]`.
+pub fn pid_namespace() -> Option<String> {
+    #[cfg(target_os = "linux")]
+    {
+        std::fs::read_link("/proc/self/ns/pid")
+            .ok()
+            .map(|p| p.to_string_lossy().into_owned())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// Write our mark into a fresh dir we just created (0600, never following a link).
+pub fn write_marker(dir: &Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(dir.join(MARKER))?;
+    file.write_all(OwnerMark::current().render().as_bytes())
+}
+
+/// The mark of `dir` if it is a dir we may judge: a real dir (not a link) owned by our uid
+/// holding a regular, small, well-formed marker file.
+fn read_mark(dir: &Path) -> Option<OwnerMark> {
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    if !meta.is_dir() || !owned_by_us(&meta) {
+        return None;
+    }
+    let marker = dir.join(MARKER);
+    let mmeta = std::fs::symlink_metadata(&marker).ok()?;
+    if !mmeta.is_file() || mmeta.len() > MAX_MARKER_BYTES || !owned_by_us(&mmeta) {
+        return None;
+    }
+    OwnerMark::parse(&std::fs::read_to_string(marker).ok()?)
+}
+
+#[cfg(unix)]
+fn owned_by_us(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no failure mode.
+    meta.uid() == unsafe { libc::geteuid() }
+}
+
+#[cfg(not(unix))]
+fn owned_by_us(_meta: &std::fs::Metadata) -> bool {
+    // The temp dir is per-user on Windows.
+    true
+}
+
+/// Remove the dirs in `base` that dead processes of this library left behind. Returns the
+/// names removed. Best effort and quick: errors only mean a dir stays.
+pub fn sweep_stale(base: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return Vec::new();
+    };
+    let me = std::process::id();
+    let our_ns = pid_namespace();
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !is_our_dir_name(&name) {
+            continue;
+        }
+        let path = entry.path();
+        let Some(mark) = read_mark(&path) else {
+            continue;
+        };
+        if mark.pid == me && mark.ns == our_ns {
+            continue;
+        }
+        if is_stale(&mark, &probe(mark.pid), our_ns.as_deref())
+            && super::dirs::remove_dir_all_quiet(&path)
+        {
+            removed.push(name);
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mark(pid: u32, start: Option<u64>, ns: Option<&str>) -> OwnerMark {
+        OwnerMark {
+            pid,
+            start,
+            ns: ns.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn marks_round_trip_and_junk_is_rejected() {
+        for m in [
+            mark(42, Some(123456), Some("pid:[4026531836]")),
+            mark(7, None, None),
+            mark(9, Some(1), None),
+        ] {
+            assert_eq!(OwnerMark::parse(&m.render()), Some(m.clone()));
+        }
+        for junk in [
+            "",
+            "pid=0\n",
+            "pid=-1\n",
+            "pid=abc\n",
+            "start=5\n",
+            "pid=1\npid=2\n",
+            "pid=1\nextra=2\n",
+            "pid=1\nstart=x\n",
+            "hello",
+        ] {
+            assert_eq!(OwnerMark::parse(junk), None, "{junk:?}");
+        }
+    }
+
+    #[test]
+    fn staleness_needs_the_owner_gone_or_replaced() {
+        let m = mark(42, Some(100), Some("pid:[1]"));
+        assert!(is_stale(&m, &ProcessState::Gone, Some("pid:[1]")));
+        assert!(!is_stale(
+            &m,
+            &ProcessState::Running { start: Some(100) },
+            Some("pid:[1]")
+        ));
+        // Same pid, other start time: the pid was reused, the owner is gone.
+        assert!(is_stale(
+            &m,
+            &ProcessState::Running { start: Some(101) },
+            Some("pid:[1]")
+        ));
+        // Unknown start time on either side: keep.
+        assert!(!is_stale(
+            &m,
+            &ProcessState::Running { start: None },
+            Some("pid:[1]")
+        ));
+        assert!(!is_stale(
+            &mark(42, None, None),
+            &ProcessState::Running { start: Some(5) },
+            None
+        ));
+        // Another pid namespace: its pids mean nothing here.
+        assert!(!is_stale(&m, &ProcessState::Gone, Some("pid:[2]")));
+        assert!(is_stale(
+            &mark(42, None, None),
+            &ProcessState::Gone,
+            Some("pid:[2]")
+        ));
+    }
+
+    #[test]
+    fn only_our_dir_names_are_candidates() {
+        for ok in [
+            "adt-ls-client-0a1b2c3d",
+            "adt-ls-pipe-0123456789ab",
+            "adt-ls-0123456789ab",
+        ] {
+            assert!(is_our_dir_name(ok), "{ok}");
+        }
+        for no in [
+            "adt-ls-0123456789ab.sock",
+            "adt-ls-client-0A1B2C3D",
+            "adt-ls-client-",
+            "adt-ls-native-t-abc",
+            "adt-ls-pipe-0123",
+            "adt-ls-0123456789abc",
+            "other",
+        ] {
+            assert!(!is_our_dir_name(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn proc_stat_lines_parse() {
+        let line = "1234 (a (weird) name) S 1 1234 1234 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10";
+        assert_eq!(parse_proc_stat(line), Some(('S', 987654)));
+        assert_eq!(parse_proc_ppid(line), Some(1));
+        assert_eq!(parse_proc_stat("garbage"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn probing_ourselves_and_a_dead_pid() {
+        let me = OwnerMark::current();
+        assert!(me.start.is_some() && me.ns.is_some());
+        assert_eq!(probe(me.pid), ProcessState::Running { start: me.start });
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        assert_eq!(probe(pid), ProcessState::Gone);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sweep_removes_only_dead_owners_dirs() {
+        let base = std::env::temp_dir().join(format!(
+            "adt-ls-sweep-test-{}",
+            crate::process::ids::random_hex(4).unwrap()
+        ));
+        std::fs::create_dir_all(&base).unwrap();
+        let mut dead = std::process::Command::new("true").spawn().unwrap();
+        let dead_pid = dead.id();
+        dead.wait().unwrap();
+        let make = |name: &str, marker: Option<String>| {
+            let dir = base.join(name);
+            std::fs::create_dir(&dir).unwrap();
+            if let Some(text) = marker {
+                std::fs::write(dir.join(MARKER), text).unwrap();
+            }
+            dir
+        };
+        let ns = pid_namespace();
+        let stale = make(
+            "adt-ls-client-00000001",
+            Some(mark(dead_pid, Some(1), ns.as_deref()).render()),
+        );
+        let mut alive = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let ProcessState::Running { start } = probe(alive.id()) else {
+            panic!("sleep is not running");
+        };
+        let live = make(
+            "adt-ls-pipe-000000000002",
+            Some(mark(alive.id(), start, ns.as_deref()).render()),
+        );
+        let mine = make("adt-ls-000000000004", Some(OwnerMark::current().render()));
+        let unmarked = make("adt-ls-000000000003", None);
+        let foreign_name = make("something-else", Some(mark(dead_pid, None, None).render()));
+        let removed = sweep_stale(&base);
+        assert_eq!(removed, vec!["adt-ls-client-00000001".to_string()]);
+        assert!(!stale.exists());
+        assert!(live.exists() && unmarked.exists() && foreign_name.exists() && mine.exists());
+        let _ = alive.kill();
+        let _ = alive.wait();
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+}
