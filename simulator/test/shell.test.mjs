@@ -430,6 +430,18 @@ describe('native adtLs/* forwarding', SUITE, () => {
       assert.deepEqual(calls[0], { op: 'adtLs/repository/quickSearch', payload: { destination: 'A4H', pattern: 'Z*' } });
       assert.deepEqual(calls[2], { op: 'adtLs/run/runApplication', payload: 'abap:/repotree-v1/A4H/src/zrun.prog.abap' });
       await assert.rejects(s.client.sendRequest('adtLs/repository/getUsers', { destination: 'B4H' }), { message: 'Destination B4H is not logged on', code: -32603 });
+      // Strict like the wire contract: no fallback to the logged-on A4H, one key per method,
+      // and an object param wrapped in an array is not unwrapped.
+      const before = calls.length;
+      for (const [method, params] of [
+        ['adtLs/repository/getUsers', {}],
+        ['adtLs/repository/quickSearch', { destinationId: 'A4H', pattern: 'Z*' }],
+        ['adtLs/cts/transport/searchTransports', { destination: 'A4H' }],
+        ['adtLs/repository/quickSearch', [{ destination: 'A4H', pattern: 'Z*' }]],
+      ]) {
+        await assert.rejects(s.client.sendRequest(method, params), { message: 'No destination', code: -32603 }, `${method} ${JSON.stringify(params)}`);
+      }
+      assert.equal(calls.length, before, 'nothing reached the backend');
       s.ctx.setBackend('A4H', undefined);
       await assert.rejects(s.client.sendRequest('adtLs/repository/getUsers', {}), { message: 'No destination' });
     } finally {
