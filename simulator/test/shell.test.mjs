@@ -115,7 +115,13 @@ async function launch({ env = {}, command = process.execPath, args, configuratio
       );
       if (outcome.exit) throw Object.assign(new Error(`exited before connect: ${JSON.stringify(outcome.exit)}`), outcome.exit);
       h.socket = outcome.socket;
-      const connection = createMessageConnection(new SocketMessageReader(h.socket), new SocketMessageWriter(h.socket));
+      const reader = new SocketMessageReader(h.socket);
+      // No partial-message timer: vscode-jsonrpc re-arms it every 10 s for as long as a
+      // message stays incomplete (a simulator killed or dropping its socket mid-message) and
+      // dispose() does not clear it, so it kept this test process alive forever (the stall
+      // --test-force-exit used to hide).
+      reader.partialMessageTimeout = 0;
+      const connection = createMessageConnection(reader, new SocketMessageWriter(h.socket));
       connection.onRequest('workspace/configuration', (params) => {
         serverRequests.push({ method: 'workspace/configuration', params });
         return configurationAnswer ? configurationAnswer(params) : (params?.items ?? []).map(() => null);
