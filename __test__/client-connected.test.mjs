@@ -125,6 +125,34 @@ test('basic: connected through the TLS proxy, a search hits; destination, logon 
   assertNoSecrets(assert, logs.text(), secrets, 'the log');
 });
 
+test('raw.tool on a connected client; adt-ls replacing the MCP token: the client uses the token it answers with', async () => {
+  const { opts, trace } = connected(basic('DEVELOPER', PASSWORD), { ADTLS_SIM_MCP_REPLACE_TOKEN: 'true' });
+  const client = await createAdtLs(opts);
+  try {
+    const result = await client.raw.tool('abap_list_destinations', {});
+    // The simulated backend's entry for the logged-on destination (simulator/lib/sap/tools).
+    assert.deepEqual(JSON.parse(result.content[0].text), [
+      { destination: 'ADTLS', systemId: 'A4H', client: '001', user: 'DEVELOPER', language: 'EN' },
+    ]);
+    assert.equal(result.isError, undefined);
+    const events = readTrace(trace);
+    // The start that succeeded (a port taken by another test makes the client try the next).
+    const answers = events.filter((e) => e.dir === 'out' && e.message?.result?.token).map((e) => e.message);
+    assert.equal(answers.length, 1, 'one MCP server started');
+    const answer = answers[0].result;
+    const start = incoming(events).find((m) => m.method === 'adtLs/mcp/startMCPServer' && m.id === answers[0].id);
+    assert.match(start.params.token, /^[0-9a-f]{48}$/);
+    assert.match(answer?.token ?? '', /^[\w-]{43}$/, "adt-ls's own token (32 random bytes, base64url)");
+    assert.notEqual(answer.token, start.params.token, 'adt-ls answered with a token of its own');
+    // The MCP endpoint answers 401 to any other token: the call above went through with adt-ls's.
+    secrets['replaced MCP token'] = answer.token;
+    secrets['requested MCP token'] = start.params.token;
+  } finally {
+    await client.dispose();
+  }
+  assertNoSecrets(assert, logs.text(), secrets, 'the log');
+});
+
 test('an expired session is logged on again transparently (basic)', async () => {
   const { opts } = connected(basic('DEVELOPER', PASSWORD));
   const client = await createAdtLs(opts);

@@ -145,7 +145,8 @@ test('a call in flight when dispose starts settles with the disposed error', asy
   await client.dispose();
   const r = await pending;
   assert.equal(r.ok, false);
-  assert.match(r.error.message, /disposed|not started|exited|closed/i);
+  // dispose() cancels everything pending (decisions D5.3) with the disposed text (api.md 5.4).
+  assert.equal(r.error.message, 'AdtLsClient is disposed.');
   assert.ok(r.ms < 2000, `${r.ms}ms`);
 });
 

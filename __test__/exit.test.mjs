@@ -47,6 +47,34 @@ for (const scenario of ['dispose', 'forget-dispose', 'never-settling-handler', '
   });
 }
 
+// The host killed from outside: adt-ls gets PR_SET_PDEATHSIG (Linux), so it goes down with it.
+const LINUX_ONLY = process.platform !== 'linux' && 'adt-ls follows a killed host through PR_SET_PDEATHSIG (Linux only)';
+for (const signal of ['SIGKILL', 'SIGTERM']) {
+  test(`killing the host process with ${signal} takes adt-ls down`, { skip: LINUX_ONLY, timeout: 60_000 }, async () => {
+    const mark = marker();
+    const child = spawn(process.execPath, [SCENARIO, 'wait-to-be-killed'], {
+      env: { ...process.env, ADTLS_TEST_MARKER: mark, TMPDIR: childTmp() },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise((resolve) => child.once('exit', (code, sig) => resolve({ code, signal: sig })));
+    try {
+      assert.ok(await until(() => stderr.includes('started '), 30_000), `never started: ${stderr}`);
+      // The host carries the marker too (it hands its environment on): count adt-ls only.
+      const running = simulatorPids(mark).filter((pid) => pid !== child.pid);
+      assert.equal(running.length, 1, `one adt-ls runs before the kill: ${running}`);
+      child.kill(signal);
+      assert.deepEqual(await exited, { code: null, signal });
+      const gone = await until(() => running.every((pid) => !simulatorPids(mark).includes(pid)), 10_000);
+      assert.ok(gone, `adt-ls ${running} still running 10 s after the host got ${signal}`);
+    } finally {
+      child.kill('SIGKILL');
+      for (const pid of simulatorPids(mark)) process.kill(pid, 'SIGKILL');
+    }
+  });
+}
+
 test('stderrLogger writes to stderr only; stdout stays clean', async () => {
   const r = await run('logger', marker());
   assert.equal(r.code, 0, r.stderr);

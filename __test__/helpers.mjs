@@ -3,6 +3,7 @@
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,8 +53,16 @@ export function childTmp() {
   return mkdtempSync(join(TEST_TMP, 'child-'));
 }
 
-/** Pids of running simulator processes started with a given marker in their environment. */
+/**
+ * Pids of running (not zombie) simulator processes started with a given marker in their
+ * environment: from /proc on Linux, else from `ps` with the environment (macOS, BSDs).
+ */
 export function simulatorPids(marker) {
+  return existsSync('/proc/self/environ') ? procPids(marker) : psPids(marker);
+}
+
+/** simulatorPids through /proc (Linux). */
+export function procPids(marker) {
   const pids = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -61,10 +70,26 @@ export function simulatorPids(marker) {
       const env = readFileSync(`/proc/${entry}/environ`, 'utf8');
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state !== 'Z' && env.includes(`ADTLS_TEST_MARKER=${marker}`)) pids.push(Number(entry));
+      if (state !== 'Z' && env.split('\0').includes(`ADTLS_TEST_MARKER=${marker}`)) pids.push(Number(entry));
     } catch {
       // the process ended meanwhile, or is not ours to read
     }
+  }
+  return pids;
+}
+
+/**
+ * simulatorPids through `ps axwwe` (BSD syntax, the same on macOS and Linux procps): each
+ * line is pid, state, then the command line followed by the environment.
+ */
+export function psPids(marker) {
+  const out = execFileSync('ps', ['axwwe', '-o', 'pid=,stat=,command='], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const needle = `ADTLS_TEST_MARKER=${marker}`;
+  const pids = [];
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+)\s+(\S+)\s(.*)$/.exec(line);
+    if (!m || m[2].startsWith('Z') || Number(m[1]) === process.pid) continue;
+    if (m[3].split(' ').includes(needle)) pids.push(Number(m[1]));
   }
   return pids;
 }

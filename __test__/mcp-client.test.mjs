@@ -194,6 +194,16 @@ test('5. HTTP 401 and 500 reject callTool and listTools with HTTP <status>', TES
   }
 });
 
+test('request: any method on success resolves with its JSON-RPC result (tools/list, ping)', TEST_OPTS, async () => {
+  const srv = await endpoint({ tools: [OPEN_TOOL('t_one'), OPEN_TOOL('t_two', { description: 'second' })] });
+  const client = clientFor(srv);
+  assert.deepEqual(await client.request('tools/list', {}), {
+    tools: [OPEN_TOOL('t_one'), OPEN_TOOL('t_two', { description: 'second' })],
+  });
+  assert.deepEqual(await client.request('ping'), {});
+  assert.deepEqual(srv.stats.methods(), ['initialize', 'notifications/initialized', 'tools/list', 'ping']);
+});
+
 test('6. a JSON-RPC error (-32601 Method not found) and a result without tools reject', TEST_OPTS, async () => {
   const srv = await endpoint({
     tools: [OPEN_TOOL('missing_method')],

@@ -406,9 +406,32 @@ test('a failed abap_run_unit_tests rejects, and the tool gets exactly {uris}', a
   assert.deepEqual(await client.lifecycle.runUnitTests({ name: 'ZCL_TEST_EXTRA', objectType: 'CLAS/OC' }), { message: 'No tests found' });
 });
 
-test('the inactive list sends {destination}', async () => {
-  assert.ok(Array.isArray(await client.repository.listInactive()));
+test('repository.writeFile, listInactive and repository.delete on success: raw results, contents, wire', async () => {
+  const name = freshClassName('RW');
+  const lower = name.toLowerCase();
+  const ref = { name, objectType: 'CLAS/OC' };
+  const mine = async () => (await client.repository.listInactive()).filter((o) => o.name === name);
+  await client.lifecycle.create({ ...ref, packageName: '$TMP', description: 'raw write' });
+  await client.lifecycle.activate(ref);
+  assert.deepEqual(await mine(), [], 'active after activation');
   assert.deepEqual(env.wire.last('adtLs/activation/getInactiveObjects'), { destination: 'ADTLS' });
+
+  const uri = await client.repository.getLsUri(`/sap/bc/adt/oo/classes/${lower}`);
+  assert.match(uri, new RegExp(`^abap:/repotree-v1/ADTLS/.*/${lower}\\.clas\\.abap$`));
+  const source = mainSource(name);
+  assert.equal(await client.repository.writeFile(uri, source), null, "adt-ls's raw result");
+  assert.deepEqual(env.wire.last('adtLs/fileSystem/writeFile'), { uri, content: source });
+  assert.equal(await client.repository.readFile(uri), source);
+  // Written, not activated: inactive, owned by the logon user, in no transport ($TMP).
+  assert.deepEqual(await mine(), [
+    { name, type: 'CLAS/OC', uri: `/sap/bc/adt/oo/classes/${lower}`, fileUri: uri, user: 'DEVELOPER', transport: '' },
+  ]);
+
+  const jsonUri = uri.replace(/\.clas\.abap$/, '.clas.json');
+  assert.equal(await client.repository.delete(jsonUri), null, "adt-ls's raw result");
+  assert.deepEqual(env.wire.last('adtLs/fileSystem/delete'), { uri: jsonUri, options: { recursive: false, force: true } });
+  assert.deepEqual(await mine(), []);
+  assert.deepEqual((await client.repository.search(name, { types: ['CLAS/OC'] })).references, []);
 });
 
 test('current capabilities: every MCP call of the 11 lifecycle/transport methods fits the 1.1.2 input schemas', async () => {

@@ -90,7 +90,12 @@ test('services: runApplication sends the bare URI; binding details and publishin
   const uri = await client.lifecycle.resolveAffUri(ZCL_TEST);
   assert.deepEqual(await client.services.runApplication(ZCL_TEST), { output: '2 + 3 = 5\n' });
   assert.deepEqual(env.wire.last('adtLs/run/runApplication'), [uri]);
-  await rejection(assert, client.services.runApplication(ZCL_TEST_EXTRA));
+  const notRunnable = await rejection(assert, client.services.runApplication(ZCL_TEST_EXTRA));
+  // The simulated backend's refusal (sap/ops run), passed through as adt-ls's JSON-RPC error.
+  assert.deepEqual(
+    { message: notRunnable.message, code: notRunnable.code },
+    { message: 'ZCL_TEST_EXTRA cannot be run: it does not implement IF_OO_ADT_CLASSRUN', code: -32603 },
+  );
 
   const bindingUri = await client.lifecycle.resolveAffUri(BINDING_V2);
   let mark = env.wire.mark();
@@ -117,6 +122,7 @@ test('services: listServices and getServiceInfo chain the tools with all 8 field
   tools.clear();
   const listed = await client.services.listServices(BINDING_V2);
   assert.equal(listed.odataVersion, 'V2', 'the text payload, not the lossy structuredContent');
+  assert.deepEqual(listed.odataInfoUri, [{ href: '/sap/bc/adt/businessservices/odatav2/ZUI_SIM_FLIGHT_O2' }]);
   assert.deepEqual(tools.calls, [{ name: FETCH_SERVICES, args: { destination: 'ADTLS', serviceBindingName: 'ZUI_SIM_FLIGHT_O2' } }]);
 
   tools.clear();
@@ -130,7 +136,7 @@ test('services: listServices and getServiceInfo chain the tools with all 8 field
     serviceName: 'ZUI_SIM_FLIGHT_O2',
     serviceDefinition: 'ZUI_SIM_FLIGHT',
     serviceVersion: '0001',
-    odataInfoUri: listed.odataInfoUri[0].href,
+    odataInfoUri: '/sap/bc/adt/businessservices/odatav2/ZUI_SIM_FLIGHT_O2', // the seed binding's
     odataVersion: 'V2',
     isPublished: true,
   });

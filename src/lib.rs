@@ -30,6 +30,9 @@ pub mod text;
 pub mod tls;
 pub mod version;
 
+#[cfg(test)]
+pub(crate) mod test_skip;
+
 // The N-API layer is exercised through Node (`__test__/`), not by `cargo test`.
 #[cfg(not(test))]
 mod js;

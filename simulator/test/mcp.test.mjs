@@ -19,6 +19,7 @@ import {
   decodeCursor,
 } from '../lib/mcp/index.mjs';
 import { createContext } from '../lib/context.mjs';
+import { createDispatcher } from '../lib/shell/dispatch.mjs';
 
 const FIXTURE_TOOLS = JSON.parse(
   readFileSync(new URL('../fixtures/adt-ls-1.1.2-capabilities.json', import.meta.url), 'utf8'),
@@ -858,6 +859,7 @@ function createLspPair(config = { mcp: {} }) {
   );
   const logs = [];
   const ctx = createContext({ config, connection: serverConnection, log: (line) => logs.push(line), trace: () => {} });
+  ctx.onRequest = createDispatcher(serverConnection, ctx).register; // as server.mjs wires it
   registerMcp(ctx);
   serverConnection.listen();
   clientConnection.listen();
@@ -949,7 +951,7 @@ describe('LSP lifecycle: adtLs/mcp/*', () => {
   });
 
   test('replaceToken: the returned token differs from the requested one and is the one required', async () => {
-    const lsp = createLspPair({ mcp: { replaceToken: 1, response: 'json', notAKnob: 'x' } });
+    const lsp = createLspPair({ mcp: { replaceToken: 1, response: 'json' } });
     try {
       const port = await freePort();
       const started = await lsp.request('adtLs/mcp/startMCPServer', {
@@ -963,7 +965,39 @@ describe('LSP lifecycle: adtLs/mcp/*', () => {
       assert.equal((await listAllTools(client)).length, 20);
       await client.close();
       assert.equal(lsp.ctx.state.mcp.modes.response, 'json');
-      assert.ok(lsp.logs.includes('MCP: ignoring unknown mode knob notAKnob'));
+    } finally {
+      await lsp.dispose();
+    }
+  });
+
+  test('an unknown mode knob is an error, not silently ignored (config and environment)', async () => {
+    const lsp = createLspPair({ mcp: { replaceToken: 1, notAKnob: 'x' } });
+    try {
+      await assert.rejects(lsp.request('adtLs/mcp/startMCPServer', { port: await freePort(), token: 't', fileSystemMode: 'VFS' }), {
+        message: 'Unknown MCP mode knob(s): notAKnob',
+        code: -32603,
+      });
+      assert.equal(lsp.ctx.state.mcp ?? null, null, 'no MCP server started');
+    } finally {
+      await lsp.dispose();
+    }
+    assert.throws(() => readMcpConfigFromEnv({ ADTLS_SIM_MCP_HANGS: 'tools/call' }), {
+      message: 'Unknown MCP mode variable(s): ADTLS_SIM_MCP_HANGS',
+    });
+  });
+
+  test('adtLs/mcp/* take an object param: an array-wrapped object is refused (Invalid params)', async () => {
+    const lsp = createLspPair();
+    try {
+      const port = await freePort();
+      await assert.rejects(lsp.request('adtLs/mcp/startMCPServer', [{ port, token: 't', fileSystemMode: 'VFS' }]), {
+        message: 'Invalid params for adtLs/mcp/startMCPServer: expected an object',
+        code: -32602,
+      });
+      await assert.rejects(lsp.request('adtLs/mcp/setDestination', [{ destinationId: 'A4H' }]), {
+        message: 'Invalid params for adtLs/mcp/setDestination: expected an object',
+        code: -32602,
+      });
     } finally {
       await lsp.dispose();
     }

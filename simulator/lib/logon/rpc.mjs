@@ -11,13 +11,13 @@ export function paramsOf(args) {
   return isToken ? args.slice(0, -1) : args;
 }
 
-/** The destination id of `ensureLoggedOn(["ADTLS"])`-style calls (also `{destinationId}`). */
+/**
+ * The destination id of `ensureLoggedOn`-style calls: the one string param (`["ADTLS"]` on
+ * the wire, wire.md §2). Any other shape (`{destinationId}`, `[["ADTLS"]]`) is not one.
+ */
 export function destinationIdOf(args) {
-  const [first] = paramsOf(args);
-  if (typeof first === 'string') return first;
-  if (Array.isArray(first) && typeof first[0] === 'string') return first[0];
-  if (first && typeof first === 'object') return first.destinationId ?? first.id;
-  return undefined;
+  const params = paramsOf(args);
+  return params.length === 1 && typeof params[0] === 'string' ? params[0] : undefined;
 }
 
 /** A JSON-RPC error with `message` as sent (uses ctx.ResponseError when the shell sets one). */

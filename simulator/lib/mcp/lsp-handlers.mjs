@@ -9,16 +9,21 @@ import { normalizeModes, readMcpConfigFromEnv } from './modes.mjs';
 import { createBackendToolHandler } from './tool-results.mjs';
 
 const INTERNAL_ERROR = -32603;
+const INVALID_PARAMS = -32602;
 export const MCP_SERVER_VERSION = '1.0.0';
 
-/** vscode-jsonrpc hands over `[x]` for array-wrapped single params; accept both shapes. */
-function unwrap(params) {
-  return Array.isArray(params) ? params[0] : params;
+/** The object param of an adtLs/mcp/* request; any other shape is refused (Invalid params). */
+function objectParams(params, method) {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw new ResponseError(INVALID_PARAMS, `Invalid params for ${method}: expected an object`);
+  }
+  return params;
 }
 
+/** The configured MCP modes; an unknown knob is an error, never silently ignored. */
 function configuredModes(ctx) {
   const { modes, unknown } = normalizeModes(ctx.config?.mcp ?? readMcpConfigFromEnv(process.env));
-  for (const name of unknown) ctx.log?.(`MCP: ignoring unknown mode knob ${name}`);
+  if (unknown.length) throw new ResponseError(INTERNAL_ERROR, `Unknown MCP mode knob(s): ${unknown.join(', ')}`);
   return modes;
 }
 
@@ -39,8 +44,8 @@ export function registerMcp(ctx) {
   let selectedDestination;
   let starting = false;
 
-  ctx.connection.onRequest('adtLs/mcp/startMCPServer', async (rawParams) => {
-    const params = unwrap(rawParams) ?? {};
+  ctx.onRequest('adtLs/mcp/startMCPServer', async (rawParams) => {
+    const params = objectParams(rawParams, 'adtLs/mcp/startMCPServer');
     const { port, fileSystemMode } = params;
     if (!Number.isInteger(port) || port < 1024 || port > 65535) {
       throw new ResponseError(INTERNAL_ERROR, 'Port must be between 1024 and 65535');
@@ -83,8 +88,8 @@ export function registerMcp(ctx) {
     return null;
   });
 
-  ctx.connection.onRequest('adtLs/mcp/setDestination', (rawParams) => {
-    const destinationId = unwrap(rawParams)?.destinationId;
+  ctx.onRequest('adtLs/mcp/setDestination', (rawParams) => {
+    const destinationId = objectParams(rawParams, 'adtLs/mcp/setDestination').destinationId;
     selectedDestination = typeof destinationId === 'string' && destinationId !== '' ? destinationId : undefined;
     return null;
   });

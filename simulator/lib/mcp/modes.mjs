@@ -145,6 +145,9 @@ function parseEnvValue(name, raw) {
  * ADTLS_SIM_MCP_HANG=tools/call). Throws on malformed values.
  */
 export function readMcpConfigFromEnv(env = process.env) {
+  const known = new Set(MODE_NAMES.map(envName));
+  const unknown = Object.keys(env).filter((k) => k.startsWith('ADTLS_SIM_MCP_') && !known.has(k));
+  if (unknown.length) throw new TypeError(`Unknown MCP mode variable(s): ${unknown.join(', ')}`);
   const partial = {};
   for (const name of MODE_NAMES) {
     const raw = env[envName(name)];

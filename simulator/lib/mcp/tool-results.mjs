@@ -55,8 +55,7 @@ async function listDestinations(ctx, selected, args) {
 
 /**
  * The tool handler of an adt-ls started over LSP. The destination is the call's
- * `destination` argument, else the one chosen with adtLs/mcp/setDestination, else the single
- * logged-on destination. Without a backend it answers like a foundation-mode adt-ls:
+ * `destination` argument, else the one chosen with adtLs/mcp/setDestination (no fallback). Without a backend it answers like a foundation-mode adt-ls:
  * abap_list_destinations -> "[]", anything else -> an isError result naming the destination.
  * A backend rejection becomes an isError result carrying the error's message.
  */
@@ -64,8 +63,7 @@ export function createBackendToolHandler(ctx, selectedDestination) {
   return async (name, args) => {
     if (name === 'abap_list_destinations')
       return asToolResult(() => listDestinations(ctx, selectedDestination(), args));
-    const destination =
-      typeof args.destination === 'string' ? args.destination : (selectedDestination() ?? ctx.defaultDestination?.());
+    const destination = typeof args.destination === 'string' ? args.destination : selectedDestination();
     const backend = destination === undefined ? undefined : ctx.backend?.(destination);
     if (backend) return asToolResult(() => backend.call(`tool:${name}`, args));
     if (destination === undefined) return { text: 'No ABAP destination is set for the MCP server', isError: true };

@@ -1,14 +1,19 @@
-// Works out which destination a native request is for: `destination`, `destinationId`, the
-// <DEST> segment of the first `abap:/repotree-v1/<DEST>/...` URI anywhere in the params, or
-// the single logged-on destination.
+// Works out which destination a native request is for, as strictly as the 1.1.2 wire contract:
+// the method's own key (`destinationId` for searchTransports, `destination` for the others;
+// never the other one), else the <DEST> segment of the first `abap:/repotree-v1/<DEST>/...`
+// URI in the params. There is no fallback to the logged-on destination: a request naming no
+// destination fails, so a client that leaves it out (or spells the key wrongly) fails a test.
 
 const REPOTREE = /^abap:\/repotree-v1\/([^/]+)\//;
 
-/** The destination id named in the params, or undefined. */
-export function destinationInParams(params) {
+/** Methods whose destination key is `destinationId` (all other native ones: `destination`). */
+const DESTINATION_ID_METHODS = new Set(['adtLs/cts/transport/searchTransports']);
+
+/** The destination id named in the params of `method`, or undefined. */
+export function destinationInParams(params, method) {
+  const key = DESTINATION_ID_METHODS.has(method) ? 'destinationId' : 'destination';
   if (params && typeof params === 'object' && !Array.isArray(params)) {
-    if (typeof params.destination === 'string' && params.destination) return params.destination;
-    if (typeof params.destinationId === 'string' && params.destinationId) return params.destinationId;
+    if (typeof params[key] === 'string' && params[key]) return params[key];
   }
   return firstRepotreeDestination(params, 0);
 }
@@ -32,7 +37,7 @@ function firstRepotreeDestination(value, depth) {
   return undefined;
 }
 
-/** The destination to serve `params` with, falling back to the logged-on one. */
-export function resolveDestination(ctx, params) {
-  return destinationInParams(params) ?? ctx.defaultDestination();
+/** The destination to serve `params` of `method` with (no fallback), or undefined. */
+export function resolveDestination(params, method) {
+  return destinationInParams(params, method);
 }

@@ -31,7 +31,7 @@ export const FORWARDED_METHODS = Object.freeze([
 
 /** Serves one native request through the backend of its destination. */
 export async function forwardToBackend(ctx, method, params) {
-  const destination = resolveDestination(ctx, params);
+  const destination = resolveDestination(params, method);
   if (!destination) throw new ResponseError(INTERNAL_ERROR_CODE, 'No destination');
   const backend = ctx.backend(destination);
   if (!backend) throw new ResponseError(INTERNAL_ERROR_CODE, `Destination ${destination} is not logged on`);

@@ -1,16 +1,26 @@
 // A request registry served through vscode-jsonrpc's star handler, so handlers see the raw
 // params exactly as they came off the wire (no array spreading). Handlers get
-// (params, {raw, method, token}) where `params` unwraps a one-element array (["A4H"] -> "A4H",
-// [null] -> null). Thrown errors keep their message, numeric code and data unchanged.
+// (params, {raw, method, token}) where `params` unwraps the one-element array of a single
+// non-object param only (["A4H"] -> "A4H", [null] -> null; [{...}] stays an array). Thrown errors keep their message, numeric code and data unchanged.
 
 import { ResponseError } from 'vscode-jsonrpc/node.js';
 import { gateError, INTERNAL_ERROR_CODE } from './gates.mjs';
 
 const METHOD_NOT_FOUND = -32601;
 
-/** Unwraps the single-element array vscode-jsonrpc makes of a non-object param. */
+/**
+ * Unwraps the single-element array vscode-jsonrpc makes of ONE non-object param (a string
+ * such as `["A4H"]`, or `[null]`). An object or array inside a one-element array is not
+ * unwrapped: a client that sends `[{...}]` for an object param sent the wrong shape, and the
+ * handler sees the array (and rejects it) like real adt-ls would.
+ */
 export function unwrapParams(raw) {
-  return Array.isArray(raw) && raw.length === 1 ? raw[0] : raw;
+  return Array.isArray(raw) && raw.length === 1 && (raw[0] === null || typeof raw[0] !== 'object') ? raw[0] : raw;
+}
+
+/** True for a JSON object (not an array, not null). */
+export function isObjectParam(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Any thrown value -> a ResponseError with the original message, code and data. */

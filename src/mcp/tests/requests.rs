@@ -242,7 +242,7 @@ fn client_resolving_localhost(port: u16, order: Vec<SocketAddr>) -> McpClient {
 async fn localhost_resolving_to_ipv4_first_reaches_an_ipv6_only_server() {
     let handler = mcp("2025-06-18", None, |_| Reply::status(500));
     let Some(server) = TestServer::try_start_on("[::1]:0", handler).await else {
-        eprintln!("skipped: IPv6 loopback unavailable");
+        crate::test_skip::skip("IPv6 loopback ([::1]) unavailable on this machine");
         return;
     };
     let port = server.port();

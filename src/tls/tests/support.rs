@@ -65,19 +65,8 @@ impl Drop for TempDir {
     }
 }
 
-/// True when `tool <probe_arg>` runs; otherwise prints why the caller skips.
-pub fn tool_available(tool: &str, probe_arg: &str, test: &str) -> bool {
-    let ok = std::process::Command::new(tool)
-        .arg(probe_arg)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok();
-    if !ok {
-        eprintln!("skipping {test}: `{tool}` is not on PATH");
-    }
-    ok
-}
+/// True when `tool <probe_arg>` runs; otherwise records a visible skip for the caller.
+pub use crate::test_skip::tool_available;
 
 /// Run a command to completion; panics with its output on failure.
 pub fn run_ok(program: &str, args: &[&str]) -> String {
