@@ -284,8 +284,9 @@ export interface AdtLsCapabilities {
   tools: McpTool[]
 }
 
-/** The unified client returned by `createAdtLs`. Call `dispose()` when done. */
-export interface AdtLsClient {
+/** The unified client returned by `createAdtLs`. Call `dispose()` when done, or hold it with
+ * `await using adt = await createAdtLs(...)`. */
+export interface AdtLsClient extends AsyncDisposable {
   capabilities(): Promise<AdtLsCapabilities>
   repository: {
     search(pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean }): Promise<QuickSearchResult>
@@ -363,6 +364,8 @@ export interface AdtLsClient {
   reconnect(): Promise<boolean>
   health(): HealthInfo
   dispose(): Promise<void>
+  /** `dispose()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>
 }
 
 export interface DiscoverOptions {
@@ -396,6 +399,31 @@ export interface StartMcpServerResult {
   port: number
   token: string
   version?: string
+}
+
+// `await using` support. `Symbol.asyncDispose` and `AsyncDisposable` are declared here the
+// way TypeScript's lib.esnext.disposable and @types/node declare them (identical
+// declarations merge), so these types also compile with `lib: ["es2022"]` and no
+// @types/node.
+declare global {
+  interface SymbolConstructor {
+    readonly asyncDispose: unique symbol
+  }
+  interface AsyncDisposable {
+    [Symbol.asyncDispose](): PromiseLike<void>
+  }
+}
+
+/** `await using driver = new AdtLsDriver(...)` calls `dispose()` at scope exit. */
+export interface AdtLsDriver extends AsyncDisposable {
+  /** `dispose()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+/** `await using mcp = new AdtLsMcpClient(...)` calls `close()` at scope exit. */
+export interface AdtLsMcpClient extends AsyncDisposable {
+  /** `close()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ extern crate napi_derive;
 
 pub mod auth;
 pub mod client;
+pub mod debug_env;
 
 pub mod discovery;
 pub mod driver;

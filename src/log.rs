@@ -2,7 +2,15 @@
 //! that forwards, in order, to the user's `Logger`); without a sink every line is dropped,
 //! like the reference's `silentLogger`. Lines are redacted before they reach the sink, and
 //! nothing is ever written to stdout.
+//!
+//! Without a sink, a `DEBUG` value (see [`crate::debug_env`], installed by the JS layer when
+//! the addon loads) writes the lines of the areas it enables to stderr; a sink installed by
+//! `setLogger` takes precedence over `DEBUG`. A line's area comes from the module that logged
+//! it (`#[track_caller]`), so call sites stay plain `log::debug(...)`.
 
+use crate::debug_env::{self, Area, DebugPatterns};
+use std::io::Write;
+use std::panic::Location;
 use std::sync::{Arc, RwLock};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +46,17 @@ pub fn set_sink(sink: Option<Arc<dyn Sink>>) {
     }
 }
 
+static DEBUG: RwLock<Option<Arc<DebugPatterns>>> = RwLock::new(None);
+
+/// Install (or with `None`, remove) the `DEBUG` patterns used while no sink is installed.
+pub fn set_debug(patterns: Option<DebugPatterns>) {
+    if let Ok(mut slot) = DEBUG.write() {
+        *slot = patterns.filter(|p| !p.is_silent()).map(Arc::new);
+    }
+}
+
 /// Emit one line at `level`.
+#[track_caller]
 pub fn log(level: Level, message: impl AsRef<str>) {
     let sink = match SINK.read() {
         Ok(slot) => slot.clone(),
@@ -46,18 +64,51 @@ pub fn log(level: Level, message: impl AsRef<str>) {
     };
     if let Some(sink) = sink {
         sink.log(level, crate::redact::redact(message.as_ref()));
+        return;
+    }
+    let debug = match DEBUG.read() {
+        Ok(slot) => slot.clone(),
+        Err(_) => None,
+    };
+    if let Some(debug) = debug {
+        let area = Area::of_file(Location::caller().file());
+        if debug.area_enabled(area) {
+            let text = crate::redact::redact(message.as_ref());
+            let lines = debug_env::format_lines(&timestamp(), area, level.as_str(), &text);
+            // A closed stderr must not disturb the engine: the write error is dropped.
+            let _ = std::io::stderr().lock().write_all(lines.as_bytes());
+        }
     }
 }
 
+/// Now as `Date#toISOString()` does it (UTC, milliseconds).
+fn timestamp() -> String {
+    let now = time::OffsetDateTime::now_utc();
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        now.year(),
+        u8::from(now.month()),
+        now.day(),
+        now.hour(),
+        now.minute(),
+        now.second(),
+        now.millisecond()
+    )
+}
+
+#[track_caller]
 pub fn debug(message: impl AsRef<str>) {
     log(Level::Debug, message)
 }
+#[track_caller]
 pub fn info(message: impl AsRef<str>) {
     log(Level::Info, message)
 }
+#[track_caller]
 pub fn warn(message: impl AsRef<str>) {
     log(Level::Warn, message)
 }
+#[track_caller]
 pub fn error(message: impl AsRef<str>) {
     log(Level::Error, message)
 }

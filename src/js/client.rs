@@ -82,7 +82,9 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
                 |_, ()| Ok(()),
             )
         })?;
+    let dispose_raw = dispose.raw();
     root.set_named_property("dispose", dispose)?;
+    super::dispose::attach(env, &root, dispose_raw)?;
     Ok(root)
 }
 

@@ -92,6 +92,17 @@ fn ensure_pump(env: &Env) -> Result<()> {
     Ok(())
 }
 
+/// Turn on stderr logging for the areas the host's `DEBUG` variable enables (read from
+/// `process.env`, so Node and Bun agree); `setLogger` later takes precedence.
+pub fn debug_from_env(env: &Env) {
+    let value = super::host::capture(env).var("DEBUG");
+    log::set_debug(
+        value
+            .as_deref()
+            .and_then(crate::debug_env::DebugPatterns::parse),
+    );
+}
+
 /// Route every log line of the library to `logger` (`{debug, info, warn, error}`).
 #[napi(ts_args_type = "logger: Logger")]
 pub fn set_logger(env: Env, logger: Object) -> Result<()> {

@@ -4,10 +4,12 @@
 mod call;
 mod callback;
 mod client;
+mod dispose;
 mod driver;
 mod errors;
 mod functions;
 mod host;
+mod init;
 mod json;
 mod logger;
 mod mcp;

@@ -1,13 +1,13 @@
 //! Registers the environment cleanup hook that kills leftover adt-ls process trees and
 //! removes leftover temp paths when Node exits without `dispose()` (decisions D5.16), on a
-//! normal end of the event loop as well as on `process.exit()`.
+//! normal end of the event loop as well as on `process.exit()`. Called from the single
+//! module-init hook in [`super::init`] (napi-rs keeps only one `module_exports` function).
 
 use napi::bindgen_prelude::*;
 
-#[napi(module_exports)]
-pub fn register_exit_cleanup(_exports: Object, env: Env) -> Result<()> {
+pub fn register_exit_cleanup(env: &Env) -> Result<()> {
     env.add_env_cleanup_hook((), |_| crate::process::reaper::reap_all())?;
-    super::host::on_exit(&env, crate::process::reaper::reap_all)?;
+    super::host::on_exit(env, crate::process::reaper::reap_all)?;
     register_atexit();
     Ok(())
 }

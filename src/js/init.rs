@@ -1,0 +1,14 @@
+//! The addon's one module-init hook (napi-rs keeps a single `module_exports` function), run
+//! when the addon loads: the exit cleanup, `Symbol.asyncDispose` on the exported classes,
+//! and the `DEBUG` variable read through the JS host state for stderr logging. Only the exit
+//! cleanup can fail the load; the other two are simply absent if they cannot be set up.
+
+use napi::bindgen_prelude::*;
+
+#[napi(module_exports)]
+pub fn init(exports: Object, env: Env) -> Result<()> {
+    let _ = super::dispose::install_on_class(&env, &exports, "AdtLsDriver", "dispose");
+    let _ = super::dispose::install_on_class(&env, &exports, "AdtLsMcpClient", "close");
+    super::logger::debug_from_env(&env);
+    super::process_exit::register_exit_cleanup(&env)
+}
