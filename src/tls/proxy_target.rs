@@ -83,14 +83,15 @@ impl ProxyTarget {
     }
 }
 
-/// Brackets only as `[...]` around the whole host (an IPv6 literal). hyper's parser lets
-/// some malformed authorities through (`3[::1]:8443` gives the host `3[`).
+/// Brackets only as `[...]` around the whole, non-empty host (an IPv6 literal). hyper's
+/// parser lets some malformed authorities through (`3[::1]:8443` gives the host `3[`, `[]`
+/// an empty one once unbracketed).
 fn brackets_are_well_placed(host: &str) -> bool {
     let inner = host
         .strip_prefix('[')
         .and_then(|h| h.strip_suffix(']'))
         .unwrap_or(host);
-    !inner.contains(['[', ']'])
+    !inner.is_empty() && !inner.contains(['[', ']'])
 }
 
 /// `host:port`, with brackets around an IPv6 address.
@@ -126,7 +127,8 @@ mod tests {
 
     #[test]
     fn garbage_is_rejected() {
-        // `3[::1]` was found by the `url` fuzz target: hyper accepted it with host `3[`.
+        // `3[::1]` and `[]` were found by the `url` fuzz target: hyper accepted them with the
+        // hosts `3[` and `[]` (empty once unbracketed).
         for bad in [
             "",
             "not a url",
@@ -134,6 +136,7 @@ mod tests {
             "https://",
             "https://3[::1]:8443",
             "https://a]b",
+            "https://[]:8443/sap/bc/adt",
         ] {
             let err = ProxyTarget::from_system_url(bad).unwrap_err();
             assert!(err.has_code("ERR_INVALID_URL"), "{bad}");
