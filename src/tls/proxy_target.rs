@@ -83,15 +83,15 @@ impl ProxyTarget {
     }
 }
 
-/// Brackets only as `[...]` around the whole, non-empty host (an IPv6 literal). hyper's
+/// Brackets only as `[...]` around a whole IPv6 literal. hyper's
 /// parser lets some malformed authorities through (`3[::1]:8443` gives the host `3[`, `[]`
 /// an empty one once unbracketed).
 fn brackets_are_well_placed(host: &str) -> bool {
-    let inner = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    !inner.is_empty() && !inner.contains(['[', ']'])
+    match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        // An IPv6 literal always holds a colon (`[5ddd%ddd]` is no address).
+        Some(inner) => inner.contains(':') && !inner.contains(['[', ']']),
+        None => !host.contains(['[', ']']),
+    }
 }
 
 /// `host:port`, with brackets around an IPv6 address.
@@ -137,6 +137,7 @@ mod tests {
             "https://3[::1]:8443",
             "https://a]b",
             "https://[]:8443/sap/bc/adt",
+            "https://[5DDDDDDDDDD%DDD]D",
         ] {
             let err = ProxyTarget::from_system_url(bad).unwrap_err();
             assert!(err.has_code("ERR_INVALID_URL"), "{bad}");
