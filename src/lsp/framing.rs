@@ -124,7 +124,10 @@ impl Decoder {
         let from = self.scanned.saturating_sub(3);
         let Some(end) = find_header_end(&self.buf[from..]).map(|i| from + i) else {
             self.scanned = self.buf.len();
-            if self.buf.len() > MAX_HEADER_BYTES {
+            // Up to 3 bytes of the terminator may already be here: only once a full one
+            // could not end at or before the limit is the header too large (so the verdict
+            // does not depend on where a read happened to end).
+            if self.buf.len() >= MAX_HEADER_BYTES + 4 {
                 return Err(FramingError::HeaderTooLarge);
             }
             return Ok(None);
@@ -229,7 +232,29 @@ mod tests {
     #[test]
     fn rejects_endless_headers() {
         let mut d = Decoder::new();
-        d.push(&vec![b'a'; MAX_HEADER_BYTES + 1]);
+        d.push(&vec![b'a'; MAX_HEADER_BYTES + 4]);
+        assert_eq!(d.next_frame(), Err(FramingError::HeaderTooLarge));
+    }
+
+    /// Found by the `lsp_framing` fuzz target (chunking invariance): a header block of
+    /// exactly the limit was accepted in one read but refused when a read ended inside its
+    /// `\r\n\r\n`.
+    #[test]
+    fn a_header_at_the_limit_is_accepted_however_it_is_cut() {
+        let head = b"Content-Length: 2\r\nX-Pad: ";
+        let mut stream = head.to_vec();
+        stream.resize(MAX_HEADER_BYTES, b'p');
+        stream.extend_from_slice(b"\r\n\r\n{}");
+        for cut in MAX_HEADER_BYTES..stream.len() {
+            let mut d = Decoder::new();
+            d.push(&stream[..cut]);
+            assert_eq!(d.next_frame(), Ok(None), "cut at {cut}");
+            d.push(&stream[cut..]);
+            assert_eq!(d.next_frame(), Ok(Some(b"{}".to_vec())), "cut at {cut}");
+        }
+        let mut d = Decoder::new();
+        d.push(&stream[..MAX_HEADER_BYTES + 3]);
+        d.push(b"x");
         assert_eq!(d.next_frame(), Err(FramingError::HeaderTooLarge));
     }
 

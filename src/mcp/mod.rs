@@ -15,10 +15,13 @@
 mod client;
 mod errors;
 mod http;
-mod jsonrpc;
+// `jsonrpc` and `sse` are public only for the fuzz targets in `fuzz/` (hidden from docs).
+#[doc(hidden)]
+pub mod jsonrpc;
 pub mod lifecycle;
 mod limits;
 mod session;
+#[doc(hidden)]
 pub mod sse;
 mod tools;
 

@@ -142,8 +142,9 @@ fn is_c_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
 }
 
-/// Read a JRE `cacerts` natively.
-fn read_native(data: &[u8]) -> Result<(KeyStore, TruststoreSource)> {
+/// Read a JRE `cacerts` natively (public only for the fuzz targets in `fuzz/`).
+#[doc(hidden)]
+pub fn read_native(data: &[u8]) -> Result<(KeyStore, TruststoreSource)> {
     if is_jks(data) {
         let contents = read_jks(data)?;
         if contents.skipped_keys > 0 {
