@@ -9,3 +9,7 @@ pub mod ids;
 pub mod pipe;
 pub mod reaper;
 pub mod tail;
+#[cfg(windows)]
+pub mod win_job;
+#[cfg(windows)]
+pub mod win_pipe_security;
