@@ -1,5 +1,6 @@
-// The Windows lane (.ci/windows-lane runs it with Windows node.exe under Wine; skipped,
-// visibly, elsewhere): the simulator installed as a fake editor extension whose
+// The Windows lane (.ci/windows-lane runs it with Windows node.exe under Wine; the release
+// workflow on windows-latest): named so the Linux node/Bun suites do not collect it (Bun
+// 1.4.5 ran out of memory with it in the full run); skipped, visibly, off Windows: the simulator installed as a fake editor extension whose
 // `adt-lsc.exe` is a real Windows executable (simulator/lib/install/win32-launcher.c),
 // discovered with Windows paths, driven over a named pipe; requests and server requests,
 // dispose killing the process tree, failed starts leaving nothing, a foundation client
