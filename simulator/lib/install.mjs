@@ -57,6 +57,9 @@ export function platformLayout(platform, arch) {
  * @param {'x64'|'arm64'} [opts.arch=process.arch]
  * @param {boolean} [opts.incomplete=false] omit the adt-ls binary
  * @param {string} [opts.nodePath=process.execPath]
+ * @param {string} [opts.winLauncher=ADTLS_SIM_WIN_LAUNCHER] on win32: the built
+ *   `win32-launcher.c` copied to `adt-lsc.exe` (without it a `#!/bin/sh` script is written,
+ *   enough for discovery but not for a spawn)
  * @returns {{binPath, extensionDir, extensionsDir, jreDir, keytoolPath, cacertsPath}}
  */
 export function installFakeExtension(opts) {
@@ -68,6 +71,7 @@ export function installFakeExtension(opts) {
     arch = process.arch,
     incomplete = false,
     nodePath = process.execPath,
+    winLauncher = platform === 'win32' ? process.env.ADTLS_SIM_WIN_LAUNCHER : undefined,
   } = opts ?? {};
   if (!home) throw new Error('installFakeExtension: `home` is required');
   if (!EDITOR_DIRS[editor]) throw new Error(`Unknown editor "${editor}" (use ${Object.keys(EDITOR_DIRS).join(', ')})`);
@@ -89,7 +93,7 @@ export function installFakeExtension(opts) {
     join(extensionDir, 'package.json'),
     `${JSON.stringify({ name: 'adt-vscode', publisher: 'SAPSE', version, description: 'adt-ls simulator (fake extension)' }, null, 2)}\n`,
   );
-  if (!incomplete) writeAdtLsLauncher(binPath, { nodePath, simulatorBin: simulatorBinPath() });
+  if (!incomplete) writeAdtLsLauncher(binPath, { nodePath, simulatorBin: simulatorBinPath(), winLauncher });
   writeKeytoolLauncher(keytoolPath, { systemKeytool: findSystemKeytool(dirname(keytoolPath)) });
   writeFileSync(cacertsPath, defaultCacerts(), { mode: 0o644 });
   return { binPath, extensionDir, extensionsDir, jreDir, keytoolPath, cacertsPath };

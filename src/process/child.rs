@@ -2,7 +2,9 @@
 //! drained for its whole life (a JVM blocks once a pipe buffer fills) into an
 //! [`OutputTail`], stderr chunks logged at debug as `[adt-ls] <chunk>`. It runs in its own
 //! process group so the whole tree (launcher plus JVM) can be killed, it dies with the host on
-//! Linux (`PR_SET_PDEATHSIG`), and it is tracked by the [`reaper`](super::reaper).
+//! Linux (`PR_SET_PDEATHSIG`) and on Windows (a kill-on-close Job Object, [`win_job`](super::win_job);
+//! macOS has no equivalent: the reaper's exit hooks cover a normal Node exit, not a crash),
+//! and it is tracked by the [`reaper`](super::reaper).
 
 use super::reaper;
 use super::tail::OutputTail;
@@ -91,6 +93,12 @@ pub fn spawn(
         kill_tree(pid);
         return Err(exiting_spawn_error(program));
     }
+    #[cfg(windows)]
+    if !super::win_job::adopt(pid) {
+        log::debug(format!(
+            "adt-ls pid {pid}: no Job Object, taskkill is the only tree kill"
+        ));
+    }
     let output = Arc::new(OutputTail::new());
     let (drained_tx, drained) = watch::channel(0usize);
     let drained_tx = Arc::new(drained_tx);
@@ -110,6 +118,8 @@ pub fn spawn(
             },
         };
         reaper::untrack_pid(pid);
+        #[cfg(windows)]
+        super::win_job::release(pid);
         let _ = tx.send(Some(info));
     });
     Ok(ChildProcess {
@@ -160,8 +170,8 @@ impl ChildProcess {
         self.exit_info()
     }
 
-    /// SIGKILL the process tree (Unix: the process group; Windows: `taskkill /T /F`) and
-    /// wait up to `limit` for the exit.
+    /// SIGKILL the process tree (Unix: the process group; Windows: its Job Object, else
+    /// `taskkill /T /F`) and wait up to `limit` for the exit.
     pub async fn kill_and_wait(&self, limit: Duration) -> Option<ExitInfo> {
         if self.exit_info().is_none() {
             kill_tree(self.pid);
@@ -188,16 +198,29 @@ pub fn kill_tree(pid: u32) {
     }
     #[cfg(windows)]
     {
-        use std::os::windows::process::CommandExt;
-        const CREATE_NO_WINDOW: u32 = 0x0800_0000;
-        let _ = std::process::Command::new("taskkill")
-            .args(["/T", "/F", "/PID", &pid.to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .creation_flags(CREATE_NO_WINDOW)
-            .status();
+        if super::win_job::terminate(pid) {
+            return;
+        }
+        // No job (assignment failed): taskkill. Wine's taskkill rejects /T, so the leader
+        // alone is killed when the tree kill is refused.
+        if !taskkill(&["/T", "/F", "/PID", &pid.to_string()]) {
+            taskkill(&["/F", "/PID", &pid.to_string()]);
+        }
     }
+}
+
+#[cfg(windows)]
+fn taskkill(args: &[&str]) -> bool {
+    use std::os::windows::process::CommandExt;
+    const CREATE_NO_WINDOW: u32 = 0x0800_0000;
+    std::process::Command::new("taskkill")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .creation_flags(CREATE_NO_WINDOW)
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 #[cfg(unix)]

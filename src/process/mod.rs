@@ -12,3 +12,7 @@ pub mod peer;
 pub mod pipe;
 pub mod reaper;
 pub mod tail;
+#[cfg(windows)]
+pub mod win_job;
+#[cfg(windows)]
+pub mod win_pipe_security;

@@ -7,7 +7,9 @@
 //! from creation, so under any umask no other uid can even reach it). The path is kept
 //! short because macOS limits `sun_path` to 104 bytes (Linux 108; a longer path makes
 //! adt-lsc never connect): when `<tmp>` is too long the dir goes to `/tmp`. Windows: the
-//! named pipe `\\.\pipe\adt-ls-<12hex>`.
+//! named pipe `\\.\pipe\adt-ls-<12hex>`, created as the first instance of its name, refusing
+//! remote clients, with a DACL for the current user only
+//! ([`win_pipe_security`](super::win_pipe_security)).
 
 use super::ids;
 use crate::error::{Error, Result};
@@ -77,12 +79,9 @@ impl PipeListener {
 
     #[cfg(windows)]
     fn bind_id(_temp_dir: &Path, id: &str) -> Result<PipeListener> {
-        use tokio::net::windows::named_pipe::ServerOptions;
         let address = format!(r"\\.\pipe\adt-ls-{id}");
-        let server = ServerOptions::new()
-            .first_pipe_instance(true)
-            .create(&address)
-            .map_err(|e| Error::from(e).prefixed(&format!("listen {address}: ")))?;
+        let server = create_instance(&address, true)
+            .map_err(|e| e.prefixed(&format!("listen {address}: ")))?;
         Ok(PipeListener {
             address,
             dir: None,
@@ -156,7 +155,6 @@ impl PipeListener {
         child_pid: u32,
     ) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
         let _ = child_pid;
-        use tokio::net::windows::named_pipe::ServerOptions;
         let server = self
             .server
             .take()
@@ -166,7 +164,7 @@ impl PipeListener {
         let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(async move {
             loop {
-                let Ok(next) = ServerOptions::new().create(&address) else {
+                let Ok(next) = create_instance(&address, false) else {
                     break;
                 };
                 tokio::select! {
@@ -183,6 +181,23 @@ impl PipeListener {
         super::dirs::remove_dir_all_quiet(dir);
         super::reaper::untrack_path(&dir.to_path_buf());
     }
+}
+
+/// One server instance of the named pipe: current user only, no remote clients.
+#[cfg(windows)]
+fn create_instance(
+    address: &str,
+    first: bool,
+) -> Result<tokio::net::windows::named_pipe::NamedPipeServer> {
+    use tokio::net::windows::named_pipe::ServerOptions;
+    let mut security = super::win_pipe_security::PipeSecurity::current_user_only()?;
+    let mut options = ServerOptions::new();
+    options
+        .first_pipe_instance(first)
+        .reject_remote_clients(true);
+    // SAFETY: the attributes point at a descriptor owned by `security`, alive for the call.
+    unsafe { options.create_with_security_attributes_raw(address, security.as_raw()) }
+        .map_err(Error::from)
 }
 
 /// Keeps the "accept and drop later connections" task alive; dropping it stops the task

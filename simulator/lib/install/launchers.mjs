@@ -1,7 +1,9 @@
 // The executables of the fake extension: an `adt-ls` launcher that runs the simulator with
 // the current Node, and a bundled-JRE `keytool` that delegates to a system keytool.
+// On Windows `adt-lsc.exe` must be a real PE executable: a copy of the launcher built from
+// win32-launcher.c (path in ADTLS_SIM_WIN_LAUNCHER), told what to run by `<exe>.launch`.
 
-import { accessSync, chmodSync, constants, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, copyFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /** Quotes a string for POSIX sh (single quotes, embedded quotes escaped). */
@@ -14,8 +16,16 @@ function writeExecutable(path, text) {
   chmodSync(path, 0o755);
 }
 
-/** `#!/bin/sh` launcher that execs `node <simulator bin> "$@"`. */
-export function writeAdtLsLauncher(path, { nodePath, simulatorBin }) {
+/**
+ * `#!/bin/sh` launcher that execs `node <simulator bin> "$@"`; with `winLauncher` (a built
+ * win32-launcher.c) a copy of that executable plus its `<path>.launch` file instead.
+ */
+export function writeAdtLsLauncher(path, { nodePath, simulatorBin, winLauncher }) {
+  if (winLauncher) {
+    copyFileSync(winLauncher, path);
+    writeFileSync(`${path}.launch`, `${nodePath}\n${simulatorBin}\n`);
+    return;
+  }
   writeExecutable(
     path,
     `#!/bin/sh\n# adt-ls simulator launcher (fake SAP adt-ls)\nexec ${shQuote(nodePath)} ${shQuote(simulatorBin)} "$@"\n`,

@@ -223,8 +223,7 @@ async fn a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_opti
         let java_home = java_home();
         let jvm = dir.path().join("adt/plugins/com.sap.adt.jvm.test_21.0.0");
         std::fs::create_dir_all(&jvm).unwrap();
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&java_home, jvm.join("jre")).unwrap();
+        link_dir(&java_home, &jvm.join("jre"));
         let bin = dir.path().join("adt/adt-ls");
         std::fs::write(&bin, "").unwrap();
 
@@ -324,8 +323,7 @@ async fn extra_ca_files_are_imported_with_and_without_self_signed() {
         let java_home = java_home();
         let jvm = dir.path().join("adt/plugins/com.sap.adt.jvm.test_21.0.0");
         std::fs::create_dir_all(&jvm).unwrap();
-        #[cfg(unix)]
-        std::os::unix::fs::symlink(&java_home, jvm.join("jre")).unwrap();
+        link_dir(&java_home, &jvm.join("jre"));
         let bin = dir.path().join("adt/adt-ls");
         let ca_files: Vec<PathBuf> = (0..2)
             .map(|i| {
@@ -357,6 +355,14 @@ async fn extra_ca_files_are_imported_with_and_without_self_signed() {
         assert!(err.has_code("ENOENT"), "{err:?}");
     })
     .await
+}
+
+/// A directory symlink (the fake install's bundled JRE pointing at the machine's JDK).
+fn link_dir(target: &std::path::Path, link: &std::path::Path) {
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(target, link).unwrap();
+    #[cfg(windows)]
+    std::os::windows::fs::symlink_dir(target, link).unwrap();
 }
 
 /// The JDK that runs `java` on PATH.
