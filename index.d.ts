@@ -250,8 +250,13 @@ export interface CreateAdtLsOptions {
   destinationId?: string
   /** First port tried for adt-ls's MCP server. Default 2240. */
   mcpPort?: number
-  /** Activity-gated keep-alive. Default true. */
-  keepAlive?: boolean
+  /**
+   * Activity-gated keep-alive: while the client was used in the last 15 minutes, a liveness
+   * probe (a one-hit search) runs every period and a dead SAP session is logged on again.
+   * Default true (every 180 s). `{ intervalMs }` (adt-ls-native) turns it on with another
+   * period (a finite positive number of ms).
+   */
+  keepAlive?: boolean | { intervalMs?: number }
   /** Bound on each MCP call in ms, default 120 000 (adt-ls-native). */
   mcpTimeoutMs?: number
   /** Bound on `ensureLoggedOn` in ms, default 300 000 (adt-ls-native). */

@@ -259,12 +259,10 @@ pub async fn warm_up(client: &Client) {
     if !client.inner().opts.keep_alive {
         return;
     }
+    let period = client.inner().opts.keep_alive_interval;
     let weak = Arc::downgrade(&client.inner_arc());
     let task = tokio::spawn(async move {
-        let mut tick = tokio::time::interval_at(
-            tokio::time::Instant::now() + KEEP_ALIVE_INTERVAL,
-            KEEP_ALIVE_INTERVAL,
-        );
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         loop {
             tick.tick().await;
             let Some(inner) = weak.upgrade() else { return };

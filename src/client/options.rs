@@ -62,6 +62,8 @@ pub struct ClientOptions {
     pub destination_id: Option<String>,
     pub mcp_port: i64,
     pub keep_alive: bool,
+    /// `keepAlive.intervalMs` (adt-ls-native): the keep-alive period, default 180 s.
+    pub keep_alive_interval: Duration,
     pub start_timeout: Duration,
     pub request_timeout: Duration,
     pub mcp_timeout: Duration,
@@ -81,6 +83,7 @@ impl Default for ClientOptions {
             destination_id: None,
             mcp_port: i64::from(DEFAULT_MCP_PORT),
             keep_alive: true,
+            keep_alive_interval: crate::client::connect_session::KEEP_ALIVE_INTERVAL,
             start_timeout: DEFAULT_START_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             mcp_timeout: crate::mcp::DEFAULT_TIMEOUT,

@@ -205,8 +205,19 @@ fn client_options(
     if let Some(port) = data.get("mcpPort").and_then(Value::as_f64) {
         o.mcp_port = port as i64;
     }
-    if let Some(Value::Bool(k)) = data.get("keepAlive") {
-        o.keep_alive = *k;
+    match data.get("keepAlive") {
+        Some(Value::Bool(k)) => o.keep_alive = *k,
+        Some(Value::Object(_)) => {
+            o.keep_alive = true;
+            if let Some(Ok(keep_alive)) = obj.get::<Object>("keepAlive").transpose() {
+                if let Some(ms) =
+                    timeout_prop(env, &keep_alive, "intervalMs", "keepAlive.intervalMs")?
+                {
+                    o.keep_alive_interval = ms;
+                }
+            }
+        }
+        _ => {}
     }
     Ok(o)
 }
