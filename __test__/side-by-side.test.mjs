@@ -1,8 +1,9 @@
 // Side by side with npm `@marianfoo/adt-ls` 0.5.0 (decisions D3): one scenario set (driver
 // handshake and raw requests, foundation createAdtLs + capabilities(), connected search,
-// source read, activate, unit tests, navigation, transport list, MCP tools) run with 0.5.0 and
-// with this package on the simulator (adt-ls 1.1.2), diffing what each returns and what each
-// puts on the wire (LSP methods + params, MCP HTTP requests, MCP tool names + arguments).
+// source read, update, delete, create, activate, unit tests, navigation, transport list, MCP
+// tools) run with 0.5.0 and with this package on the simulator (adt-ls 1.1.2), diffing what
+// each returns and what each puts on the wire (LSP methods + params, MCP HTTP requests, MCP
+// tool names + arguments).
 // Every difference must match an allow-list entry citing the docs/compat.md section that
 // explains it; anything else, and any entry that no longer explains anything, fails.
 
@@ -67,12 +68,13 @@ for (const name of ['driver', 'foundation', 'connected']) {
 test('side by side: the connected scenario really compares (equal steps stay equal)', { timeout: 60_000 }, async () => {
   const { ref, ours: mine } = await bothRuns('connected');
   // Calls both SDKs support on 1.1.2 return the same, and 0.5.0 really failed where expected.
-  for (const step of ['health', 'search', 'resolveAffUri', 'sourceRead', 'readFile', 'documentSymbols', 'goToDefinition', 'checkSyntax', 'getUsers', 'transportList', 'listDestinations', 'rawTool']) {
+  for (const step of ['health', 'search', 'resolveAffUri', 'sourceRead', 'readFile', 'documentSymbols', 'goToDefinition', 'checkSyntax', 'getUsers', 'update', 'readBack', 'transportList', 'listDestinations', 'rawTool']) {
     assert.ok(!('error' in mine.results[step]), `${step} failed on ours: ${mine.results[step].error}`);
     assert.deepEqual(mine.results[step], ref.results[step], step);
   }
   assert.match(mine.results.sourceRead.value, /^CLASS zcl_test DEFINITION/i);
   assert.ok(mine.results.search.value.references.length > 0);
+  assert.match(mine.results.readBack.value, /^CLASS zcl_test_extra DEFINITION PUBLIC CREATE PUBLIC\./);
   // A changed param, an extra tool call or a changed result is caught.
   const tamper = structuredClone(mine);
   tamper.lsp.find((m) => m.method === 'adtLs/repository/quickSearch').params.maxResults = 7;
