@@ -1,9 +1,13 @@
 // One measurement of the hot path for ONE client, in a process of its own (so RSS, heap, CPU
 // and thread counts belong to that client alone). Spawned by bench/hot-path.mjs:
-//   node --expose-gc bench/hot-path-worker.mjs --lib ours|ref|floor [--calls 5000]
-//        [--inflight 20000] [--large-reps 7]
+//   node --expose-gc bench/hot-path-worker.mjs --lib ours|ref|floor [--warmup 5000]
+//        [--calls 5000] [--inflight 20000] [--large-reps 7]
 // Prints one JSON line: { lib, seq: { wallUs, cpuUs, ctxSwitches }, memory: { rssMb, heapMb },
-// inflight: { callsPerSec }, large: { medianMs, bytes } } (all per call where it says so).
+// inflight: { callsPerSec }, large: { medianMs, items } } (all per call where it says so).
+// Order: start, `--warmup` sequential echoes (the JS clients need thousands of calls before
+// their JIT settles: with only 500 their CPU per call was 1.6-1.8x their steady state), memory
+// snapshot (so "after 5,000 calls" means exactly that), a concurrent and a large warm-up,
+// then the measured phases.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,11 +17,13 @@ import { FloorClient } from './floor-client.mjs';
 const { values } = parseArgs({
   options: {
     lib: { type: 'string' },
+    warmup: { type: 'string', default: '5000' },
     calls: { type: 'string', default: '5000' },
     inflight: { type: 'string', default: '20000' },
     'large-reps': { type: 'string', default: '7' },
   },
 });
+const WARMUP = Number(values.warmup);
 const CALLS = Number(values.calls);
 const INFLIGHT = Number(values.inflight);
 const LARGE_REPS = Number(values['large-reps']);
@@ -59,8 +65,12 @@ const gc = () => globalThis.gc?.();
 const client = await makeClient(values.lib);
 await client.start();
 try {
-  // Warm-up: JIT, buffers, thread pools.
-  for (let i = 0; i < 500; i++) await client.sendRequest('bench/echo', { i });
+  // Warm-up: JIT, buffers, thread pools; then memory after exactly WARMUP calls (heap after a
+  // full GC when --expose-gc).
+  for (let i = 0; i < WARMUP; i++) await client.sendRequest('bench/echo', { i });
+  gc();
+  const mem = process.memoryUsage();
+  const memory = { rssMb: mem.rss / 2 ** 20, heapMb: mem.heapUsed / 2 ** 20 };
   await Promise.all(Array.from({ length: 2000 }, (_, i) => client.sendRequest('bench/echo', { i })));
   await client.sendRequest(LARGE_METHOD, {});
 
@@ -78,11 +88,6 @@ try {
     cpuUs: (cpu.user + cpu.system) / CALLS,
     ctxSwitches: cs / CALLS,
   };
-
-  // Memory after those CALLS sequential calls (heap after a full GC when --expose-gc).
-  gc();
-  const mem = process.memoryUsage();
-  const memory = { rssMb: mem.rss / 2 ** 20, heapMb: mem.heapUsed / 2 ** 20 };
 
   // Throughput with INFLIGHT requests in flight at once (median of 3).
   const rates = [];

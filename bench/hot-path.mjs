@@ -5,7 +5,7 @@
 // every figure is the median over rounds. Prints a table with ratios and writes it as JSON to
 // target/bench/hot-path.json. Columns are explained in docs/performance.md.
 //
-//   node bench/hot-path.mjs [--rounds 5] [--calls 5000] [--inflight 20000] [--large-reps 7]
+//   node bench/hot-path.mjs [--rounds 5] [--warmup 5000] [--calls 5000] [--inflight 20000] [--large-reps 7]
 //                           [--out target/bench/hot-path.json]
 // `npm run bench:hot` builds the release addon first; `npm run bench` runs this after the
 // simulator scenarios.
@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '5000' },
     calls: { type: 'string', default: '5000' },
     inflight: { type: 'string', default: '20000' },
     'large-reps': { type: 'string', default: '7' },
@@ -38,8 +39,8 @@ const COLUMNS = [
   ['ctxSwitches', 'ctx switches/call', (r) => r.seq.ctxSwitches, false, 2],
   ['inflightPerSec', `${Number(values.inflight) / 1000}k in flight, calls/s`, (r) => r.inflight.callsPerSec, true, 0],
   ['largeMs', '5 MB result, ms (median)', (r) => r.large.medianMs, false, 1],
-  ['rssMb', `RSS MB after ${values.calls} calls`, (r) => r.memory.rssMb, false, 1],
-  ['heapMb', `JS heap MB after ${values.calls} calls`, (r) => r.memory.heapMb, false, 2],
+  ['rssMb', `RSS MB after ${values.warmup} calls`, (r) => r.memory.rssMb, false, 1],
+  ['heapMb', `JS heap MB after ${values.warmup} calls`, (r) => r.memory.heapMb, false, 2],
 ];
 
 const median = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
@@ -49,7 +50,7 @@ const errors = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const lib of Object.keys(LIBS)) {
     if (errors[lib]) continue;
-    const args = ['--expose-gc', WORKER, '--lib', lib, '--calls', values.calls, '--inflight', values.inflight, '--large-reps', values['large-reps']];
+    const args = ['--expose-gc', WORKER, '--lib', lib, '--warmup', values.warmup, '--calls', values.calls, '--inflight', values.inflight, '--large-reps', values['large-reps']];
     const res = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 10 * 60_000 });
     const line = res.stdout?.trim().split('\n').pop();
     try {
@@ -88,7 +89,7 @@ const report = {
   },
   command: `node bench/hot-path.mjs ${process.argv.slice(2).join(' ')}`.trim(),
   commit: gitHead,
-  settings: { rounds: ROUNDS, calls: Number(values.calls), inflight: Number(values.inflight), largeReps: Number(values['large-reps']) },
+  settings: { rounds: ROUNDS, warmup: Number(values.warmup), calls: Number(values.calls), inflight: Number(values.inflight), largeReps: Number(values['large-reps']) },
   columns: Object.fromEntries(COLUMNS.map(([key, header, , higherIsBetter]) => [key, { header, higherIsBetter }])),
   results,
   ratios,
