@@ -1,6 +1,7 @@
 // Benchmarks: adt-ls-native against @marianfoo/adt-ls 0.5.0 on the same simulator, in one run
-// (`npm run bench`, which builds the release addon first). Each scenario runs both libraries
-// alternately, several rounds, and reports medians and the ratio (0.5.0 time / ours).
+// (`npm run bench`, which builds the release addon first and then also runs the hot-path
+// benchmark bench/hot-path.mjs). Each scenario runs both libraries alternately, several
+// rounds, and reports medians and the ratio (0.5.0 time / ours).
 //
 //   node bench/run.mjs [--rounds 5] [--only <scenario name substring>]
 
