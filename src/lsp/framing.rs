@@ -113,7 +113,11 @@ impl Decoder {
             return Ok(None);
         }
         let rest = self.buf.split_off(body_len);
-        let body = std::mem::replace(&mut self.buf, rest);
+        let mut body = std::mem::replace(&mut self.buf, rest);
+        // The body took over the whole buffer's allocation; give back what lies past its end
+        // (a shrinking realloc, no copy for large blocks), or every frame taken from one big
+        // read would keep that read's capacity alive (found by the `lsp_framing` fuzz target).
+        body.shrink_to_fit();
         self.pending_body = None;
         Ok(Some(body))
     }
@@ -227,6 +231,23 @@ mod tests {
             d.next_frame(),
             Err(FramingError::InvalidHeaderLine(_))
         ));
+    }
+
+    #[test]
+    fn frames_hold_no_more_memory_than_their_bytes() {
+        let mut stream = Vec::new();
+        for i in 0..50 {
+            stream.extend_from_slice(&encode(format!("[{i}]").as_bytes()));
+        }
+        stream.extend_from_slice(&vec![b' '; 4096]);
+        let mut d = Decoder::new();
+        d.push(&stream);
+        let mut frames = 0;
+        while let Ok(Some(frame)) = d.next_frame() {
+            assert_eq!(frame.capacity(), frame.len(), "frame {frames}");
+            frames += 1;
+        }
+        assert_eq!(frames, 50);
     }
 
     #[test]
