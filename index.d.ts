@@ -437,7 +437,6 @@ export interface AdtLsMcpClient extends AsyncDisposable {
  * `import` and `require` alike.
  */
 export interface AdtLsError extends Error {
-  name: 'AdtLsError'
   /** A stable string code (`ERR_…`, `ETIMEDOUT`, `ADT_TOOL_ERROR`…); adt-ls JSON-RPC errors keep their number. */
   code: string | number
   /** JSON-RPC `data` when adt-ls sent one. */

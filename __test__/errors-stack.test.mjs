@@ -38,12 +38,13 @@ async function failureOf(call) {
 function assertLibraryError(e, { code, message, label }) {
   assert.ok(e instanceof AdtLsError, `${label}: instanceof AdtLsError (${e?.stack})`);
   assert.ok(e instanceof Error, `${label}: instanceof Error`);
-  assert.equal(e.name, 'AdtLsError', `${label}: name`);
+  assert.equal(e.name, 'Error', `${label}: name (0.5.0's)`);
   if (code !== undefined) assert.equal(e.code, code, `${label}: code`);
   assert.ok(['string', 'number'].includes(typeof e.code), `${label}: a code (${e.code})`);
   if (message) assert.match(e.message, message, `${label}: message`);
   assert.equal(typeof e.stack, 'string', `${label}: stack is a string`);
-  assert.ok(e.stack.startsWith(`AdtLsError: ${e.message.split('\n')[0]}`), `${label}: ${e.stack}`);
+  assert.ok(e.stack.startsWith(`Error: ${e.message.split('\n')[0]}`), `${label}: ${e.stack}`);
+  assert.equal(String(e), `Error: ${e.message}`, `${label}: String(e) as 0.5.0's`);
   assert.match(e.stack, /myBusinessFunction/, `${label}: the caller's frame is in the stack:\n${e.stack}`);
 }
 
@@ -62,7 +63,7 @@ test('AdtLsError is one class from import and require, chained to Error, not con
   assert.equal(cjs.AdtLsError, AdtLsError);
   assert.equal(esm.AdtLsError, AdtLsError);
   assert.equal(Object.getPrototypeOf(AdtLsError.prototype), Error.prototype);
-  assert.equal(AdtLsError.prototype.name, 'AdtLsError');
+  assert.equal(AdtLsError.prototype.name, 'Error', "0.5.0's name: String(e) is 'Error: …'");
   assert.throws(() => new AdtLsError('x'));
 });
 

@@ -12,7 +12,7 @@ export async function myBusinessFunction(driver: AdtLsDriver): Promise<string | 
       const code: string | number = e.code
       const status: number | undefined = e.httpStatus
       const parts = [asError.message, String(code), String(status), e.method, e.tool, e.destination, e.cause?.message]
-      return `${e.name}: ${parts.join(' ')}`
+      return parts.join(' ')
     }
     throw e
   }

@@ -20,10 +20,12 @@ thread_local! {
     static PROTO: RefCell<Option<ObjectRef<false>>> = const { RefCell::new(None) };
 }
 
-/// Chain `AdtLsError.prototype` to `Error.prototype`, name it, and remember it.
+/// Chain `AdtLsError.prototype` to `Error.prototype` and remember it. `name` stays the
+/// inherited `'Error'`, as 0.5.0's errors had it (`String(e)` is `Error: <message>`; see
+/// docs/errors.md).
 pub fn install(env: &Env, exports: &Object) -> Result<()> {
     let class: Object = exports.get_named_property_unchecked("AdtLsError")?;
-    let mut proto: Object = class.get_named_property("prototype")?;
+    let proto: Object = class.get_named_property("prototype")?;
     let global = env.get_global()?;
     let object_ctor: Object = global.get_named_property_unchecked("Object")?;
     let set_proto: Function<FnArgs<(Object, Object)>, Unknown> =
@@ -32,7 +34,6 @@ pub fn install(env: &Env, exports: &Object) -> Result<()> {
     let error_proto: Object = error_ctor.get_named_property("prototype")?;
     set_proto.call((proto, error_proto).into())?;
     set_proto.call((class, error_ctor).into())?;
-    proto.set_named_property("name", "AdtLsError")?;
     let reference = unsafe { ObjectRef::<false>::from_napi_value(env.raw(), proto.raw())? };
     PROTO.with(|slot| slot.replace(Some(reference)));
     Ok(())

@@ -46,9 +46,7 @@ pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Er
             }
         }
         let _ = match frames {
-            Some(frames) => {
-                obj.set_named_property("stack", format!("AdtLsError: {message}\n{frames}"))
-            }
+            Some(frames) => obj.set_named_property("stack", format!("Error: {message}\n{frames}")),
             None => error_class::capture_on(env, obj),
         };
     }
