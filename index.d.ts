@@ -431,6 +431,28 @@ export interface AdtLsMcpClient extends AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void>
 }
 
+/**
+ * Every error adt-ls-native creates (see docs/errors.md). Created by the library only
+ * (`new AdtLsError()` throws); `instanceof AdtLsError` and `instanceof Error` both hold, from
+ * `import` and `require` alike.
+ */
+export interface AdtLsError extends Error {
+  /** A stable string code (`ERR_…`, `ETIMEDOUT`, `ADT_TOOL_ERROR`…); adt-ls JSON-RPC errors keep their number. */
+  code: string | number
+  /** JSON-RPC `data` when adt-ls sent one. */
+  data?: unknown
+  /** The lower-level failure, where there is one. */
+  cause?: Error
+  /** HTTP status of a refused logon. */
+  httpStatus?: number
+  /** The adt-ls / MCP method that failed. */
+  method?: string
+  /** The MCP tool that failed. */
+  tool?: string
+  /** The ABAP destination concerned. */
+  destination?: string
+}
+
 // ---------------------------------------------------------------------------------------
 
 /**
@@ -463,6 +485,9 @@ export declare class AdtLsDriver {
   /** Stop adt-ls and release everything. Idempotent. */
   dispose(): Promise<void>
 }
+
+/** Errors created by adt-ls-native; see docs/errors.md for the codes. */
+export declare class AdtLsError {}
 
 /**
  * The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server (protocol

@@ -864,6 +864,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.AdtLsDriver = nativeBinding.AdtLsDriver
+module.exports.AdtLsError = nativeBinding.AdtLsError
 module.exports.AdtLsMcpClient = nativeBinding.AdtLsMcpClient
 module.exports.applyTextEdits = nativeBinding.applyTextEdits
 module.exports.assertSupportedAdtLsVersion = nativeBinding.assertSupportedAdtLsVersion

@@ -220,6 +220,10 @@ test('logon failures (wrong password, expired token) reject clearly and leave no
     assert.equal(r.ok, false, `${name}: connected anyway`);
     assert.match(r.error.message, NOT_CONNECTED, `${name}: ${r.error.message}`);
     assert.match(r.error.message, /reentrance logon failed: .*401/, `${name}: the cause is in the error`);
+    assert.equal(r.error.code, 'ERR_LOGON_FAILED', `${name}: code`);
+    assert.equal(r.error.httpStatus, 401, `${name}: httpStatus`);
+    assert.equal(typeof r.error.destination, 'string', `${name}: destination`);
+    assert.match(r.error.cause?.message ?? '', /reentrance logon failed: .*401/, `${name}: cause`);
     assert.ok(r.ms < 10000, `${name}: took ${r.ms}ms`);
     const warns = logs.of('warn').slice(warnsBefore);
     assert.ok(warns.some((w) => /reentrance logon failed: .*401/.test(w)), `${name}: the 401 was logged: ${warns}`);

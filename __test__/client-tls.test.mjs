@@ -92,6 +92,7 @@ test('a self-signed backend without selfSigned fails: PKIX in adt-ls, certificat
     assert.equal(r.ok, false, `${name}: connected to an untrusted backend`);
     assert.match(r.error.message, NOT_CONNECTED, `${name}: ${r.error.message}`);
     assert.match(r.error.message, c.error, `${name}: ${r.error.message}`);
+    assert.equal(r.error.code, 'ERR_TLS_CERT_UNTRUSTED', `${name}: code`);
     assert.equal(javaToolOptionsSince(mark), undefined, `${name}: no truststore without selfSigned or extraCaCerts`);
     assert.equal(logs.lines.slice(mark).some((l) => l.msg.startsWith('tls-proxy: ')), false, `${name}: no proxy`);
     if (name === 'basic') {

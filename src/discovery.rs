@@ -129,9 +129,12 @@ pub fn resolve_adt_ls_path(opts: &DiscoverOptions) -> Result<PathBuf> {
         if is_file(Path::new(explicit)) {
             return Ok(PathBuf::from(explicit));
         }
-        return Err(Error::new(format!(
-            "Explicit adt-ls binary is not a file: {explicit}. Check adtLs.path / ADT_LS_PATH."
-        )));
+        return Err(Error::coded(
+            crate::error::codes::ADT_LS_NOT_FOUND,
+            format!(
+                "Explicit adt-ls binary is not a file: {explicit}. Check adtLs.path / ADT_LS_PATH."
+            ),
+        ));
     }
 
     let repo_root = opts
@@ -162,11 +165,14 @@ pub fn resolve_adt_ls_path(opts: &DiscoverOptions) -> Result<PathBuf> {
         .iter()
         .map(|p| format!("  - {}", p.display()))
         .collect();
-    Err(Error::new(format!(
-        "adt-ls binary not found. Set ADT_LS_PATH, drop it in vendor/adt-ls/, or install the \
+    Err(Error::coded(
+        crate::error::codes::ADT_LS_NOT_FOUND,
+        format!(
+            "adt-ls binary not found. Set ADT_LS_PATH, drop it in vendor/adt-ls/, or install the \
          'sapse.adt-vscode' extension. Tried:\n{}",
-        lines.join("\n")
-    )))
+            lines.join("\n")
+        ),
+    ))
 }
 
 /// `extensionsDirs ?? (extensionsDir ? [extensionsDir] : defaults)`.

@@ -29,7 +29,20 @@ impl fmt::Display for ErrorCode {
 pub struct Error {
     pub message: String,
     pub code: Option<ErrorCode>,
-    pub data: Option<Value>,
+    /// Boxed, like `extra`, so `Result<T, Error>` stays small (clippy's `result_large_err`).
+    pub data: Option<Box<Value>>,
+    /// `cause` and details; boxed so `Result<T, Error>` stays small.
+    pub extra: Option<Box<Extra>>,
+}
+
+/// The rarer parts of an [`Error`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Extra {
+    /// The lower-level failure behind this one, as text (becomes JS `cause`).
+    pub cause: Option<String>,
+    /// Structured details a program can act on (`httpStatus`, `method`, `tool`,
+    /// `destination`), copied onto the JS error as properties.
+    pub details: Vec<(&'static str, Value)>,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -61,6 +74,27 @@ pub mod codes {
     /// adt-ls asked for credentials to be sent somewhere other than the destination's own
     /// origin (or without TLS); nothing was sent.
     pub const CREDENTIALS_ORIGIN: &str = "ERR_CREDENTIALS_ORIGIN";
+    /// A client call that needs a logged-on ABAP destination, made without one.
+    pub const NOT_CONNECTED: &str = "ERR_NOT_CONNECTED";
+    /// A driver request or notification before `start()` (or after `dispose()`).
+    pub const NOT_STARTED: &str = "ERR_NOT_STARTED";
+    /// Discovery found no adt-ls binary.
+    pub const ADT_LS_NOT_FOUND: &str = "ERR_ADT_LS_NOT_FOUND";
+    /// An ABAP object named by the caller does not exist on the system.
+    pub const NOT_FOUND: &str = "ERR_NOT_FOUND";
+    /// The SAP system refused the logon (wrong user/password, forbidden, ticket refused).
+    pub const LOGON_FAILED: &str = "ERR_LOGON_FAILED";
+    /// The logon did not complete (no answer, unreachable system, cancelled prompt...).
+    pub const LOGON_ERROR: &str = "ERR_LOGON_ERROR";
+    /// A TLS handshake failed: the system's certificate is not trusted.
+    pub const TLS_CERT: &str = "ERR_TLS_CERT_UNTRUSTED";
+    /// A function the caller passed in (a driver's `sendRequest`, a `start` callback) threw
+    /// or rejected; its message is kept.
+    pub const CALLBACK: &str = "ERR_CALLBACK_FAILED";
+    /// A failure with no more specific code (the message says what happened).
+    pub const UNCATEGORIZED: &str = "ERR_ADT_LS";
+    /// Any other TLS failure (bad CA file, protocol error...).
+    pub const TLS: &str = "ERR_TLS";
 }
 
 impl Error {
@@ -70,6 +104,7 @@ impl Error {
             message: message.into(),
             code: None,
             data: None,
+            extra: None,
         }
     }
 
@@ -79,6 +114,7 @@ impl Error {
             message: message.into(),
             code: Some(ErrorCode::Str(code.to_string())),
             data: None,
+            extra: None,
         }
     }
 
@@ -87,19 +123,52 @@ impl Error {
         Error {
             message: message.into(),
             code: Some(ErrorCode::Num(code)),
-            data,
+            data: data.map(Box::new),
+            extra: None,
         }
     }
 
     /// Builder: attach `data`.
     pub fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
+        self.data = Some(Box::new(data));
         self
     }
 
     /// Builder: put `prefix` in front of the message (for example the operation and path).
     pub fn prefixed(mut self, prefix: &str) -> Self {
         self.message = format!("{prefix}{}", self.message);
+        self
+    }
+
+    /// Builder: attach the lower-level failure's text as `cause`.
+    pub fn with_cause(mut self, cause: impl Into<String>) -> Self {
+        self.extra.get_or_insert_with(Box::default).cause = Some(cause.into());
+        self
+    }
+
+    /// The lower-level failure's text, if any.
+    pub fn cause(&self) -> Option<&str> {
+        self.extra.as_ref().and_then(|x| x.cause.as_deref())
+    }
+
+    /// The structured details (empty when none).
+    pub fn details(&self) -> &[(&'static str, Value)] {
+        self.extra.as_ref().map_or(&[], |x| x.details.as_slice())
+    }
+
+    /// Builder: attach one structured detail (kept once per key; the last value wins).
+    pub fn with_detail(mut self, key: &'static str, value: impl Into<Value>) -> Self {
+        let details = &mut self.extra.get_or_insert_with(Box::default).details;
+        details.retain(|(k, _)| *k != key);
+        details.push((key, value.into()));
+        self
+    }
+
+    /// Builder: give a code-less error a string code (an existing code is kept).
+    pub fn or_code(mut self, code: &str) -> Self {
+        if self.code.is_none() {
+            self.code = Some(ErrorCode::Str(code.to_string()));
+        }
         self
     }
 
@@ -116,6 +185,7 @@ impl From<std::io::Error> for Error {
             message: e.to_string(),
             code: code.map(|c| ErrorCode::Str(c.to_string())),
             data: None,
+            extra: None,
         }
     }
 }

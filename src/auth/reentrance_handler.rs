@@ -126,7 +126,8 @@ impl ServerRequestHandler for ReentranceHandler {
             let on_failure = job.ctx.on_failure.clone();
             tokio::spawn(async move {
                 if let Err(e) = job.logon(logon_url).await {
-                    let e = e.prefixed(&format!("{failure_prefix}: "));
+                    let e =
+                        super::logon_error::classify(e.prefixed(&format!("{failure_prefix}: ")));
                     log::warn(&e.message);
                     if let Some(listener) = on_failure {
                         listener(e);

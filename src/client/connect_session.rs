@@ -178,7 +178,10 @@ fn not_connected_because(dest: &str, reason: &Error) -> Error {
         ),
         code: reason.code.clone(),
         data: None,
+        extra: reason.extra.clone(),
     }
+    .with_cause(reason.message.clone())
+    .with_detail("destination", dest)
 }
 
 fn not_connected(dest: &str, info: &LogonInfo) -> Error {
@@ -191,9 +194,11 @@ fn not_connected(dest: &str, info: &LogonInfo) -> Error {
         Some(m) if !m.is_empty() => format!(": {m}"),
         _ => String::new(),
     };
-    Error::new(format!(
+    let e = Error::new(format!(
         "Logon to {dest} did not reach 'connected' ({state}{detail})."
-    ))
+    ));
+    crate::auth::logon_error::classify_or(e, crate::error::codes::LOGON_FAILED)
+        .with_detail("destination", dest)
 }
 
 /// One re-logon: `ensureLoggedOn` then `setDestination`; `true` when connected afterwards.

@@ -106,7 +106,7 @@ impl Client {
         async move {
             tokio::select! {
                 out = fut => out.map(|v| (!void).then_some(v)),
-                _ = disposed.wait_for(|d| *d) => Err(Error::new(state::DISPOSED)),
+                _ = disposed.wait_for(|d| *d) => Err(Error::coded(crate::error::codes::DISPOSED, state::DISPOSED)),
             }
         }
     }
@@ -138,7 +138,7 @@ impl Client {
         if self.inner.state.touch() {
             Ok(())
         } else {
-            Err(Error::new(state::DISPOSED))
+            Err(Error::coded(crate::error::codes::DISPOSED, state::DISPOSED))
         }
     }
 
@@ -153,7 +153,7 @@ impl Client {
         self.inner
             .destination
             .clone()
-            .ok_or_else(|| Error::new(state::NO_DESTINATION))
+            .ok_or_else(|| Error::coded(crate::error::codes::NOT_CONNECTED, state::NO_DESTINATION))
     }
 
     /// Re-logon (single flight), when connected: `true` when the session is live afterwards.

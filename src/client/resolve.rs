@@ -101,10 +101,13 @@ pub async fn resolve_aff_uri(client: &Client, dest: &str, r: &ObjectRef) -> Resu
         client.inner().state.set_backend_live(true);
     }
     let adt_uri = exact_hit(&found, &r.name).ok_or_else(|| {
-        Error::new(format!(
-            "Object {} ({}) not found via search.",
-            r.name, r.object_type
-        ))
+        Error::coded(
+            crate::error::codes::NOT_FOUND,
+            format!(
+                "Object {} ({}) not found via search.",
+                r.name, r.object_type
+            ),
+        )
     })?;
     ls_uri(client, dest, &adt_uri).await
 }

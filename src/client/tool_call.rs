@@ -17,7 +17,7 @@ pub async fn call(client: &Client, tool: &str, args: Value) -> Result<FederatedP
 /// failed`). Returns the unwrapped data.
 pub async fn call_checked(client: &Client, tool: &str, args: Value, failed: &str) -> Result<Value> {
     let parsed = call(client, tool, args).await?;
-    check(parsed, failed)
+    check(parsed, failed).map_err(|e| e.with_detail("tool", tool))
 }
 
 /// The data of a successful result, or the D5.12 error.
@@ -48,7 +48,10 @@ mod tests {
             "create_object failed: {\"message\":\"Object creation failed\"}"
         );
         assert!(err.has_code(codes::TOOL_ERROR));
-        assert_eq!(err.data, Some(json!({"message": "Object creation failed"})));
+        assert_eq!(
+            err.data.as_deref(),
+            Some(&json!({"message": "Object creation failed"}))
+        );
         let ok = parse_federated(&json!({"content": [{"type": "text", "text": "[1]"}]}));
         assert_eq!(check(ok, "x").unwrap(), json!([1]));
     }

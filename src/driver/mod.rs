@@ -182,7 +182,7 @@ impl Driver {
         let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
         let sent = match self.session() {
             Some(session) => session.conn.send_request(method, params),
-            None => Err(Error::new(NOT_STARTED)),
+            None => Err(Error::coded(crate::error::codes::NOT_STARTED, NOT_STARTED)),
         };
         async move { sent?.wait(Some(limit)).await }
     }
@@ -198,7 +198,7 @@ impl Driver {
         let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
         let sent = match self.session() {
             Some(session) => session.conn.send_request_raw(method, params.as_deref()),
-            None => Err(Error::new(NOT_STARTED)),
+            None => Err(Error::coded(crate::error::codes::NOT_STARTED, NOT_STARTED)),
         };
         async move { sent?.wait_raw(Some(limit)).await }
     }
@@ -215,7 +215,7 @@ impl Driver {
     ) -> impl Future<Output = Result<()>> + Send + 'static {
         let sent = match self.session() {
             Some(session) => session.conn.send_notification(method, params),
-            None => Err(Error::new(NOT_STARTED)),
+            None => Err(Error::coded(crate::error::codes::NOT_STARTED, NOT_STARTED)),
         };
         async move {
             sent?

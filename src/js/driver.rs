@@ -149,9 +149,10 @@ impl AdtLsDriver {
             Some(Err(e)) => return rejected(&env, e),
             None => None,
         };
+        let sent = self.driver.request_raw(&method, params, timeout);
         coded(
             &env,
-            self.driver.request_raw(&method, params, timeout),
+            async move { sent.await.map_err(|e| e.with_detail("method", method)) },
             |_, v| Ok(JsonText(v)),
         )
     }
@@ -176,9 +177,12 @@ impl AdtLsDriver {
                 )
             }
         };
-        coded(&env, self.driver.notification(&method, params), |_, ()| {
-            Ok(())
-        })
+        let sent = self.driver.notification(&method, params);
+        coded(
+            &env,
+            async move { sent.await.map_err(|e| e.with_detail("method", method)) },
+            |_, ()| Ok(()),
+        )
     }
 
     /// Answer the server->client request `method` with `handler` (sync or async). A throw

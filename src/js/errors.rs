@@ -1,30 +1,54 @@
 //! Engine errors as JS `Error` objects: the (redacted) message, `code` (a number for
 //! JSON-RPC errors, a string otherwise) and JSON-RPC `data` when the wire gave them. Also the
 //! `coded` helper that turns an engine future into a JS promise rejecting with such an error
-//! (a plain `#[napi] async fn` can only reject with napi's generic status codes).
+//! (a plain `#[napi] async fn` can only reject with napi's generic status codes); `coded`
+//! captures the caller's frames at the call and grafts them onto a rejection's `stack`.
+//! Every error is an `AdtLsError` ([`super::error_class`]) with `cause` and the details.
 
-use super::{json, logger};
-use crate::error::{Error as EngineError, ErrorCode};
+use super::{error_class, json, logger};
+use crate::error::{codes, Error as EngineError, ErrorCode};
 use napi::bindgen_prelude::*;
 use napi::{JsError, JsValue};
 use std::future::Future;
 
 /// Build the JS error object for an engine error and wrap it so napi throws/rejects it.
+/// Its stack is the current JS frames (a synchronous throw).
 pub fn js_error(env: &Env, e: &EngineError) -> napi::Error {
+    js_error_at(env, e, None)
+}
+
+/// As [`js_error`], with the stack made of `frames` captured earlier at the caller's call
+/// (an asynchronous rejection: the current frames would hold no user code).
+pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Error {
     let message = crate::redact::redact(&e.message);
     let unknown =
-        JsError::from(napi::Error::new(Status::GenericFailure, message)).into_unknown(*env);
+        JsError::from(napi::Error::new(Status::GenericFailure, message.clone())).into_unknown(*env);
     if let Ok(mut obj) = unknown.coerce_to_object() {
+        let _ = error_class::adopt(env, obj);
         let _ = match &e.code {
             Some(ErrorCode::Num(n)) => obj.set_named_property("code", *n as f64),
             Some(ErrorCode::Str(s)) => obj.set_named_property("code", s.as_str()),
-            None => obj.delete_named_property("code").map(|_| ()),
+            None => obj.set_named_property("code", codes::UNCATEGORIZED),
         };
         if let Some(data) = &e.data {
             if let Ok(value) = json::to_js(env, data) {
                 let _ = obj.set_named_property("data", value);
             }
         }
+        if let Some(cause) = e.cause() {
+            let text = crate::redact::redact(cause);
+            let cause = JsError::from(napi::Error::new(Status::GenericFailure, text));
+            let _ = obj.set_named_property("cause", cause.into_unknown(*env));
+        }
+        for (key, value) in e.details() {
+            if let Ok(value) = json::to_js(env, value) {
+                let _ = obj.set_named_property(key, value);
+            }
+        }
+        let _ = match frames {
+            Some(frames) => obj.set_named_property("stack", format!("Error: {message}\n{frames}")),
+            None => error_class::capture_on(env, obj),
+        };
     }
     napi::Error::from(unknown)
 }
@@ -38,11 +62,12 @@ where
     M: FnOnce(&Env, T) -> Result<R> + 'static,
     R: ToNapiValue + 'static,
 {
+    let frames = error_class::caller_frames(env);
     AsyncBlockBuilder::build_with_map(env, async move { Ok(fut.await) }, move |env, outcome| {
         logger::flush(&env);
         match outcome {
             Ok(value) => map(&env, value),
-            Err(e) => Err(js_error(&env, &e)),
+            Err(e) => Err(js_error_at(&env, &e, frames.as_deref())),
         }
     })
 }

@@ -1,5 +1,5 @@
 //! The addon's one module-init hook (napi-rs keeps a single `module_exports` function), run
-//! when the addon loads: the exit cleanup, `Symbol.asyncDispose` on the exported classes,
+//! when the addon loads: the exit cleanup, `AdtLsError`'s prototype chain, `Symbol.asyncDispose` on the exported classes,
 //! and the `DEBUG` variable read through the JS host state for stderr logging. Only the exit
 //! cleanup can fail the load; the other two are simply absent if they cannot be set up.
 
@@ -9,6 +9,7 @@ use napi::bindgen_prelude::*;
 pub fn init(exports: Object, env: Env) -> Result<()> {
     let _ = super::dispose::install_on_class(&env, &exports, "AdtLsDriver", "dispose");
     let _ = super::dispose::install_on_class(&env, &exports, "AdtLsMcpClient", "close");
+    let _ = super::error_class::install(&env, &exports);
     super::logger::debug_from_env(&env);
     super::process_exit::register_exit_cleanup(&env)
 }

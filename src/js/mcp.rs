@@ -114,7 +114,7 @@ pub fn start_mcp_server_with_fallback(
                             .call_json(vec![Some(j!(port))])
                             .await
                             .map(|v| v.unwrap_or(Value::Null))
-                            .map_err(EngineError::new)
+                            .map_err(|m| EngineError::coded(codes::CALLBACK, m))
                     }
                 },
                 start_port as i64,

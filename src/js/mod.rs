@@ -6,6 +6,7 @@ mod callback;
 mod client;
 mod dispose;
 mod driver;
+mod error_class;
 mod errors;
 mod functions;
 mod host;

@@ -21,7 +21,7 @@ impl LspRequester for JsRequester {
             cb.call_json(vec![Some(Value::String(method)), params])
                 .await
                 .map(|v| v.unwrap_or(Value::Null))
-                .map_err(EngineError::new)
+                .map_err(|m| EngineError::coded(crate::error::codes::CALLBACK, m))
         })
     }
 }

@@ -163,8 +163,10 @@ pub fn rpc_error(method: &str, error: &Value) -> Error {
             Some(n) => ErrorCode::Num(n),
             None => ErrorCode::Str(codes::MCP_PROTOCOL.to_string()),
         }),
-        data: error.get("data").cloned(),
+        data: error.get("data").cloned().map(Box::new),
+        extra: None,
     }
+    .with_detail("method", method.to_string())
 }
 
 /// The first characters of a payload, for error messages.

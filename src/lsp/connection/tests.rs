@@ -139,7 +139,7 @@ async fn rpc_errors_keep_message_code_and_data() {
     let err = call.await.unwrap().unwrap_err();
     assert_eq!(err.message, "Internal error.");
     assert_eq!(err.code, Some(crate::error::ErrorCode::Num(1003)));
-    assert_eq!(err.data, Some(json!({"k": 1})));
+    assert_eq!(err.data.as_deref(), Some(&json!({"k": 1})));
 }
 
 #[tokio::test]

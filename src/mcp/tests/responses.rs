@@ -321,7 +321,7 @@ async fn json_rpc_errors_keep_code_and_data() {
         "adt-ls MCP tools/call error (-32602): Invalid params"
     );
     assert_eq!(e.code, Some(ErrorCode::Num(-32602)));
-    assert_eq!(e.data, Some(json!({"field": "uris"})));
+    assert_eq!(e.data.as_deref(), Some(&json!({"field": "uris"})));
 }
 
 #[tokio::test]
