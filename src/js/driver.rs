@@ -215,7 +215,7 @@ impl AdtLsDriver {
     }
 }
 
-/// A promise that rejects at once (API methods never throw synchronously, decisions D5.4).
+/// A promise that rejects at once (API methods never throw synchronously, docs/decisions.md#d5-4).
 pub fn rejected<T: ToNapiValue + Send + 'static>(
     env: &Env,
     e: EngineError,

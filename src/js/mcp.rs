@@ -135,7 +135,7 @@ pub fn start_mcp_server_with_fallback(
 }
 
 /// How long the fallback loop waits for `onRetry` (a promise that never settles must not stall
-/// it, decisions D5.3).
+/// it, docs/decisions.md#d5-3).
 const ON_RETRY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `onRetry(busyPort)` before the next attempt, as the reference orders it; a throw, a
