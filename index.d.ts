@@ -7,45 +7,108 @@
 // Shapes match @marianfoo/adt-ls 0.5.0 plus the reference SDK's additions.
 // ---------------------------------------------------------------------------------------
 
-/** What `initialize` returned: server identity and capabilities, verbatim. */
+/**
+ * What adt-ls answered to the LSP `initialize` request, as {@link AdtLsDriver.start} resolves
+ * it and {@link AdtLsDriver.initializeResult} keeps it.
+ */
 export interface AdtLsInitializeResult {
-  serverInfo?: { name: string; version: string }
+  /** adt-ls's identity: `name` is `ADTLS`, `version` e.g. `1.1.2.202608131517` (checked by the version gate). */
+  serverInfo?: {
+    /** The server name, `ADTLS`. */
+    name: string
+    /** The build, e.g. `1.1.2.202608131517`. */
+    version: string
+  }
+  /**
+   * The server capabilities, verbatim (document sync, hover, completion, definition,
+   * references, type hierarchy, semantic tokens with their legend, pull diagnostics, ...).
+   */
   capabilities: Record<string, unknown>
 }
 
-/** Answers one server->client LSP request; may return a value or a promise. */
+/**
+ * Answers one server->client LSP request (for example
+ * `adtLs/destinations/requestBrowserBasedLogon`). It gets the request's `params` and may
+ * return a value or a promise. `undefined` is answered `null`; a throw or rejection is sent
+ * back as the JSON-RPC error `-32603` `Request <method> failed with message: <msg>`.
+ */
 export type ServerRequestHandler = (params: unknown) => unknown | Promise<unknown>
 
-/** The LSP request channel. */
+/**
+ * The LSP request channel alone: what the MCP lifecycle functions ({@link startMcpServer},
+ * {@link stopMcpServer}, {@link setMcpDestination}) need. An {@link AdtLsDriver} is one; a
+ * wrapper or a test fake with the same method works too.
+ */
 export interface LspRequester {
+  /**
+   * Send the LSP request `method` and resolve with its result. `params` are encoded as
+   * vscode-jsonrpc does: an object as it is, anything else (or nothing) as a one-element array.
+   */
   sendRequest<T = unknown>(method: string, params?: unknown): Promise<T>
 }
 
-/** Requests plus notifications. */
+/** An {@link LspRequester} that can also send notifications (as {@link AdtLsDriver} does). */
 export interface LspClient extends LspRequester {
+  /** Send the LSP notification `method` (for example `textDocument/didOpen`); resolves once written. */
   sendNotification(method: string, params?: unknown): Promise<void>
 }
 
+/** Options of `new AdtLsDriver(binPath, opts)`. */
 export interface AdtLsDriverOptions {
-  /** adt-ls `-data` dir; default a private temp dir that dispose removes (a given one is kept). */
+  /**
+   * adt-ls's Eclipse workspace (`-data`) and JCo trace directory. Created at start. A
+   * directory you give is kept on dispose.
+   * @defaultValue a private `<tmp>/adt-ls-<12 hex>` (mode 0700) that `dispose()` removes
+   */
   dataDir?: string
-  /** Environment entries for the adt-ls process (override inherited ones). */
+  /**
+   * Environment entries for the adt-ls process, laid over the inherited environment (a
+   * matching key is replaced, e.g. `JAVA_TOOL_OPTIONS`).
+   */
   extraEnv?: Record<string, string>
-  /** Arguments placed before adt-ls's own `-data` / `--pipe` (JVM or JCo flags, `-consoleLog`). */
+  /**
+   * Arguments placed before adt-ls's own `-Djco.trace_path`, `-data` and `--pipe`: JVM or JCo
+   * flags such as `-Djco.middleware.snc_lib=…`, `-Djava.library.path=…`, or `-consoleLog`.
+   */
   extraArgs?: string[]
-  /** server->client request handlers by method. */
+  /**
+   * Handlers for server->client requests, by LSP method; the same as calling
+   * {@link AdtLsDriver.setRequestHandler} for each. Unhandled requests are answered `null`
+   * (`workspace/configuration`: one `null` per item).
+   */
   requestHandlers?: Record<string, ServerRequestHandler>
-  /** Identity sent in `initialize` (also used as the user agent). Default adt-ls-native. */
-  clientInfo?: { name: string; version: string }
-  /** Bound on each LSP request in ms (default 300 000). adt-ls-native extension. */
+  /**
+   * The identity sent in `initialize` as `clientInfo` and as the one `userAgentInfos` entry
+   * (adt-ls builds its HTTP User-Agent from it).
+   * @defaultValue `{ name: 'adt-ls-native', version: <package version> }`
+   */
+  clientInfo?: {
+    /** Client name, e.g. your tool's package name. */
+    name: string
+    /** Client version. */
+    version: string
+  }
+  /**
+   * Bound on each LSP request, in milliseconds (a finite positive number); a request that
+   * takes longer rejects with code `ETIMEDOUT`. Per call: `sendRequest(method, params, { timeoutMs })`.
+   * adt-ls-native addition (the reference waits for ever).
+   * @defaultValue 300000
+   * @throws `ERR_OUT_OF_RANGE` from the constructor when not a finite positive number
+   */
   requestTimeoutMs?: number
 }
 
-/** `[major, minor, patch]`. */
+/** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]
 
-/** An object by name and ADT type code, e.g. `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. */
+/**
+ * An ABAP repository object by name and ADT type code, e.g.
+ * `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. Methods taking one first resolve it to adt-ls's
+ * file URI (`adtLs/repository/quickSearch`, then `adtLs/repository/getLsUri`) and reject with
+ * `Object <name> (<type>) not found via search.` when no exact (case-insensitive) match exists.
+ */
 export interface ObjectRef {
+  /** The object name, e.g. `ZCL_ORDER` (matched case-insensitively). */
   name: string
   /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
   objectType: string
@@ -92,35 +155,64 @@ export interface TransportDiffPage {
   [key: string]: unknown
 }
 
-/** A symbol name, or an explicit 1-based line and character. */
+/**
+ * Where a position-based navigation query points: a declared symbol name, or an explicit
+ * 1-based `line` + `character` (editor convention; converted to LSP's 0-based position).
+ * Explicit coordinates win when both are given.
+ */
 export interface Locator {
+  /**
+   * A name declared in the object (looked up in `textDocument/documentSymbol`, then in the
+   * source as a whole word; `~` and `/` work, e.g. `lif_order~submit`). Not found rejects
+   * with `Symbol "<s>" not found in the outline or source. ...`.
+   */
   symbol?: string
+  /** 1-based line; needs `character`. */
   line?: number
+  /** 1-based character (UTF-16 code units); needs `line`. */
   character?: number
 }
 
-/** A 0-based LSP position. */
+/** A 0-based LSP position, as adt-ls sends it. */
 export interface Position {
+  /** 0-based line. */
   line: number
+  /** 0-based offset in UTF-16 code units (like a JavaScript string index). */
   character: number
 }
 
-/** An LSP text edit (0-based positions, UTF-16 code units). */
+/** An LSP text edit (0-based positions in UTF-16 code units), as {@link applyTextEdits} takes it. */
 export interface TextEdit {
-  range: { start: Position; end: Position }
+  /** The replaced range: `start` inclusive, `end` exclusive. */
+  range: {
+    /** First replaced position. */
+    start: Position
+    /** Position just after the replaced text (equal to `start` to insert). */
+    end: Position
+  }
+  /** The replacement text (empty to delete). */
   newText: string
 }
 
+/** The names behind semantic token indices, from adt-ls's `initialize` capabilities. */
 export interface SemanticTokensLegend {
+  /** Token type names by index (adt-ls 1.1.2: 23, from `namespace` to `operator`). */
   tokenTypes: string[]
+  /** Token modifier names by bit (adt-ls 1.1.2: 10, from `declaration` to `defaultlibrary`). */
   tokenModifiers: string[]
 }
 
+/** One semantic token with an absolute position and resolved names ({@link decodeSemanticTokens}). */
 export interface DecodedToken {
+  /** 0-based line. */
   line: number
+  /** 0-based start character (UTF-16 code units). */
   character: number
+  /** Length in UTF-16 code units. */
   length: number
+  /** The legend's type name (or the index as a decimal string when the legend has none). */
   tokenType: string
+  /** The legend's modifier names whose bits are set. */
   tokenModifiers: string[]
 }
 
@@ -188,78 +280,209 @@ export interface Services {
   getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
 }
 
-/** Anything that can register a server->client request handler (an AdtLsDriver). */
+/** Anything that can register a server->client request handler: an {@link AdtLsDriver}, or your own wrapper. */
 export interface LogonHandlerRegistrar {
+  /** Answer the server->client request `method` with `handler` from now on. */
   setRequestHandler(method: string, handler: ServerRequestHandler): void
 }
 
+/** What `createAdtLs` tells a strategy's `register` about the connection. */
 export interface LogonContext {
-  /** True with `connection.selfSigned`: the handler may skip TLS verification. */
+  /**
+   * `true` with `connection.selfSigned`: the system's certificate is not trusted, so a handler
+   * that talks to it (the reentrance GET) skips TLS verification.
+   */
   insecure?: boolean
 }
 
+/**
+ * How `createAdtLs` logs on to the SAP system: `auth` in {@link CreateAdtLsOptions}. Made by
+ * {@link basic}, {@link bearer}, {@link clientCert}, {@link interactive} or {@link custom}; a
+ * plain object of this shape works too. Every strategy ends in a reentrance ticket that adt-ls
+ * redeems: `register` installs handlers for adt-ls's `adtLs/destinations/requestBrowserBasedLogon`
+ * (and `requestLogonInput`) before `createAdtLs` calls `adtLs/destinations/ensureLoggedOn`.
+ */
 export interface LogonStrategy {
+  /** Which factory made it; `clientCert` makes `createAdtLs` require `connection.selfSigned`. */
   readonly kind: 'basic' | 'bearer' | 'interactive' | 'custom' | 'clientCert'
-  /** Recorded on the adt-ls destination. */
+  /** The user recorded on the adt-ls destination (`adtLs/destinations/create`), if any. */
   readonly user?: string
-  /** PEM certificate and key presented upstream by the TLS proxy (clientCert only). */
-  readonly clientCert?: { cert: string | Buffer; key: string | Buffer }
-  /** Register the logon handlers before `ensureLoggedOn`. */
+  /**
+   * PEM certificate and key (string or Buffer) the localhost TLS proxy presents to the system
+   * on every request (mutual TLS, e.g. AS ABAP `icm/HTTPS/verify_client` with CERTRULE). Set
+   * by {@link clientCert} only.
+   */
+  readonly clientCert?: {
+    /** The client certificate (PEM, or one DER certificate). */
+    cert: string | Buffer
+    /** Its private key (PEM: PKCS#1, PKCS#8 or SEC1). */
+    key: string | Buffer
+  }
+  /**
+   * Install the logon handlers on `driver`. Called once by `createAdtLs`, after
+   * `adtLs/destinations/initializeService` and before `ensureLoggedOn`; it never logs on itself.
+   */
   register(driver: LogonHandlerRegistrar, ctx: LogonContext): void
 }
 
+/** The user-facing side of {@link interactive} logon: you supply the UI, the library the protocol. */
 export interface InteractiveCallbacks {
-  /** Open the logon URL (a browser); the user signs in there. */
+  /**
+   * Open the logon URL (typically in a browser); the user signs in there and adt-ls receives
+   * the ticket. Called without waiting for it; a rejection is logged as a warning. A URL that
+   * names the library's TLS proxy is given with the system's own origin instead.
+   */
   openUrl(url: string): void | Promise<void>
-  /** Ask for one logon field when adt-ls requests input. */
+  /**
+   * Ask the user for one field when adt-ls sends `adtLs/destinations/requestLogonInput`
+   * (e.g. user and password). `sensitive` fields should be read hidden; their answers are
+   * never logged. An empty or `undefined` answer cancels the logon. Without this callback
+   * such requests are answered `null`.
+   */
   promptField?(field: { key: string; label: string; sensitive: boolean }): Promise<string | undefined>
+  /** The user recorded on the adt-ls destination. */
   user?: string
 }
 
+/** The SAP system to log on to: `connection` in {@link CreateAdtLsOptions} (give it together with `auth`). */
 export interface ConnectionOptions {
-  /** HTTPS URL of the SAP system, e.g. `https://host:50001`. */
+  /**
+   * URL of the SAP system's ICM, e.g. `https://host:44300`: `https://` or `http://`, a host,
+   * an optional port, no user or password in it. adt-ls itself accepts only `https://`, so an
+   * `http://` system needs `selfSigned` (the TLS proxy). Becomes the adt-ls destination's `systemUrl`
+   * (`adtLs/destinations/create`).
+   * @throws `ERR_INVALID_ARG_VALUE` from `createAdtLs` for any other URL
+   */
   systemUrl: string
+  /**
+   * SAP client (Mandant), also sent as `sap-client` on the ticket request.
+   * @defaultValue '001'
+   */
   client?: string
+  /**
+   * Logon language.
+   * @defaultValue 'EN'
+   */
   language?: string
-  /** The system's certificate is self-signed or for another name: front it with a localhost TLS proxy. */
+  /**
+   * Front the system with a localhost TLS reverse proxy (an in-process `CN=localhost`
+   * certificate, trusted by adt-ls through a private truststore in `JAVA_TOOL_OPTIONS`), for
+   * a self-signed certificate, a host-name mismatch or an `http://` system; the ticket GET
+   * then skips verification. `http://` without a port means port 80. Required by {@link clientCert}.
+   * @defaultValue false
+   */
   selfSigned?: boolean
-  /** PEM files of extra CAs for the JVM truststore (corporate PKI). */
+  /**
+   * PEM files of extra CA certificates (corporate PKI), added to adt-ls's truststore (a copy
+   * of its bundled JRE's `cacerts`) and trusted by the ticket GET and the proxy's upstream
+   * hop. Each must be a regular file of at most 1 MiB.
+   * @throws `createAdtLs` rejects when a file is missing, too large or not a regular file
+   */
   extraCaCerts?: string[]
-  /** Send the proxy's backend requests through this HTTP forward proxy (absolute-form). */
-  forwardProxy?: { host: string; port: number }
-  /** Liveness probe object (default CL_ABAP_TYPEDESCR, types ['CLAS/OC']). */
-  probe?: { pattern: string; types?: string[] }
+  /**
+   * Send the TLS proxy's requests through this HTTP forward proxy, in absolute form (not
+   * CONNECT), e.g. a Cloud Connector style bridge that does the TLS. Only with `selfSigned`.
+   */
+  forwardProxy?: {
+    /** The forward proxy's host name or IP address. */
+    host: string
+    /** The forward proxy's port. */
+    port: number
+  }
+  /**
+   * The object the liveness probe searches for (`adtLs/repository/quickSearch` with
+   * `maxResults: 1`): live while it is found. Used at startup and by the keep-alive.
+   * @defaultValue `{ pattern: 'CL_ABAP_TYPEDESCR', types: ['CLAS/OC'] }`
+   */
+  probe?: {
+    /** The quick-search pattern, e.g. an object that always exists. */
+    pattern: string
+    /** ADT type codes to search in (default: all). */
+    types?: string[]
+  }
 }
 
+/**
+ * Options of {@link createAdtLs}. Give `connection` and `auth` together to log on to a
+ * system, or neither for foundation mode (adt-ls and its MCP server run, no system is
+ * contacted).
+ */
 export interface CreateAdtLsOptions {
+  /** Which adt-ls to run and how. */
   adtLs?: {
-    /** The adt-ls binary (must be a file); otherwise discovered. */
+    /**
+     * The adt-ls binary; it must be a regular file. Without it the binary is discovered
+     * ({@link resolveAdtLsPath}: `ADT_LS_PATH`, `vendor/adt-ls/`, the newest
+     * `sapse.adt-vscode` editor extension).
+     * @throws rejects with `Explicit adt-ls binary is not a file: <path>. ...` when it is not a file
+     */
     path?: string
-    /** Arguments placed before adt-ls's own (JVM or JCo flags, `-consoleLog`). */
+    /** Arguments placed before adt-ls's own `-data` and `--pipe` (JVM or JCo flags, `-consoleLog`). */
     extraArgs?: string[]
-    /** More environment for adt-ls (adt-ls-native). */
+    /** More environment for the adt-ls process, laid over the inherited one. adt-ls-native addition. */
     extraEnv?: Record<string, string>
-    /** Bound on each start phase in ms, default 60 000 (adt-ls-native). */
+    /**
+     * Bound on each start phase (adt-ls connecting to the pipe, `initialize`), in milliseconds.
+     * adt-ls-native addition.
+     * @defaultValue 60000
+     */
     startTimeoutMs?: number
-    /** Bound on each LSP request in ms, default 300 000 (adt-ls-native). */
+    /**
+     * Bound on each LSP request, in milliseconds (code `ETIMEDOUT` when exceeded).
+     * adt-ls-native addition.
+     * @defaultValue 300000
+     */
     requestTimeoutMs?: number
   }
+  /** The SAP system. Omit together with `auth` for foundation mode. */
   connection?: ConnectionOptions
+  /**
+   * How to log on ({@link basic}, {@link bearer}, {@link clientCert}, {@link interactive},
+   * {@link custom}). Omit together with `connection` for foundation mode.
+   * @throws rejects with `Provide connection and auth together, or omit both for foundation mode.` when only one is given
+   */
   auth?: LogonStrategy
-  /** adt-ls destination id. Default 'ADTLS'. */
+  /**
+   * The adt-ls destination id (`adtLs/destinations/create`, `ensureLoggedOn`,
+   * `adtLs/mcp/setDestination`); reported by `health().destination`.
+   * @defaultValue 'ADTLS'
+   */
   destinationId?: string
-  /** First port tried for adt-ls's MCP server. Default 2240. */
+  /**
+   * First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`); a busy port moves
+   * on to the next, for up to 20 ports. `health().mcpPort` is the port in use.
+   * @defaultValue 2240
+   */
   mcpPort?: number
   /**
-   * Activity-gated keep-alive: while the client was used in the last 15 minutes, a liveness
-   * probe (a one-hit search) runs every period and a dead SAP session is logged on again.
-   * Default true (every 180 s). `{ intervalMs }` (adt-ls-native) turns it on with another
-   * period (a finite positive number of ms).
+   * Activity-gated keep-alive, only when connected: while the client was used in the last
+   * 15 minutes, a liveness probe (`connection.probe`, a one-hit `adtLs/repository/quickSearch`)
+   * runs every period, and a dead SAP session is logged on again (`ensureLoggedOn`). It never
+   * keeps Node running. `false` turns it off; `{ intervalMs }` (adt-ls-native addition) turns
+   * it on with another period.
+   * @defaultValue true (every 180 000 ms)
+   * @throws `createAdtLs` rejects with `ERR_OUT_OF_RANGE` for an `intervalMs` that is not a finite positive number
    */
-  keepAlive?: boolean | { intervalMs?: number }
-  /** Bound on each MCP call in ms, default 120 000 (adt-ls-native). */
+  keepAlive?:
+    | boolean
+    | {
+        /**
+         * Milliseconds between two keep-alive ticks (a finite positive number).
+         * @defaultValue 180000
+         */
+        intervalMs?: number
+      }
+  /**
+   * Bound on each call to adt-ls's MCP server (the whole HTTP exchange), in milliseconds.
+   * adt-ls-native addition.
+   * @defaultValue 120000
+   */
   mcpTimeoutMs?: number
-  /** Bound on `ensureLoggedOn` in ms, default 300 000 (adt-ls-native). */
+  /**
+   * Bound on `adtLs/destinations/ensureLoggedOn` (the whole logon, the user's interactive
+   * sign-in included), in milliseconds. adt-ls-native addition.
+   * @defaultValue 300000
+   */
   logonTimeoutMs?: number
 }
 
@@ -373,36 +596,74 @@ export interface AdtLsClient extends AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void>
 }
 
+/** Where {@link resolveAdtLsPath} looks for the adt-ls binary. */
 export interface DiscoverOptions {
-  /** Explicit binary path (else `ADT_LS_PATH`); must be a regular file. */
+  /**
+   * The binary to use; it must be a regular file (no fall-through to the other sources).
+   * @defaultValue the `ADT_LS_PATH` environment variable (an empty value counts as unset)
+   */
   explicitPath?: string
-  /** Where to look for `vendor/adt-ls/` (default the current directory). */
+  /**
+   * Where to look for `vendor/adt-ls/<platform sub-path>`.
+   * @defaultValue `process.cwd()`
+   */
   repoRoot?: string
+  /** One editor extensions directory to search instead of the defaults. */
   extensionsDir?: string
+  /**
+   * Editor extensions directories to search, pooled: the newest `sapse.adt-vscode-<version>`
+   * across all of them wins.
+   * @defaultValue {@link defaultExtensionDirs}: VS Code, Cursor and VS Code Insiders under the home directory
+   */
   extensionsDirs?: string[]
+  /**
+   * Node platform name for the binary's sub-path.
+   * @defaultValue `process.platform`
+   */
   platform?: NodeJS.Platform | string
+  /**
+   * Node architecture name for the binary's sub-path.
+   * @defaultValue `process.arch`
+   */
   arch?: string
 }
 
-/** `{debug, info, warn, error}`, each taking one message. */
+/**
+ * Where the library's log lines go ({@link setLogger}). Each method takes one message; the
+ * library never writes to stdout, and secrets are masked before a line reaches a logger. A
+ * logger that throws is ignored.
+ */
 export interface Logger {
+  /** Detail: adt-ls's stderr output (`[adt-ls] <chunk>`), MCP connects. */
   debug(msg: string): void
+  /** Progress: `adt-ls ready: ...`, `adt-ls MCP federated on ...`, the TLS proxy's address. */
   info(msg: string): void
+  /** Recoverable trouble: an unverified adt-ls build, a busy MCP port, a failed background logon, a dead SAP session. */
   warn(msg: string): void
+  /** Failures the library could not handle itself. */
   error(msg: string): void
 }
 
-/** An MCP `CallToolResult` as returned by adt-ls's tools. */
+/** An MCP `CallToolResult` as adt-ls's tools return it (`raw.tool`), the input of {@link parseFederated}. */
 export interface FederatedResult {
-  content?: Array<{ text?: string }>
+  /** The result's content blocks; the first one's `text` is the tool's complete (usually JSON) payload. */
+  content?: Array<{
+    /** The block's text (for adt-ls's tools: the JSON payload, or an error message). */
+    text?: string
+  }>
+  /** `true` when the tool failed (the text then explains why). */
   isError?: boolean
+  /** The output-schema projection of the payload; may lack fields the text has. */
   structuredContent?: unknown
 }
 
-/** The effective values adt-ls's MCP server started with. */
+/** The values adt-ls's MCP server actually started with ({@link startMcpServer}); use these, not the requested ones. */
 export interface StartMcpServerResult {
+  /** The port the server listens on (`http://127.0.0.1:<port>/mcp`). */
   port: number
+  /** The bearer token every MCP request must carry. */
   token: string
+  /** The MCP server's version, when adt-ls reports it. */
   version?: string
 }
 
@@ -419,13 +680,13 @@ declare global {
   }
 }
 
-/** `await using driver = new AdtLsDriver(...)` calls `dispose()` at scope exit. */
+/** `await using driver = new AdtLsDriver(...)` calls {@link AdtLsDriver.dispose} at scope exit. */
 export interface AdtLsDriver extends AsyncDisposable {
   /** `dispose()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>
 }
 
-/** `await using mcp = new AdtLsMcpClient(...)` calls `close()` at scope exit. */
+/** `await using mcp = new AdtLsMcpClient(...)` calls {@link AdtLsMcpClient.close} at scope exit. */
 export interface AdtLsMcpClient extends AsyncDisposable {
   /** `close()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>
@@ -463,134 +724,491 @@ export interface AdtLsError extends Error {
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * One adt-ls process and its LSP connection: the building block under `createAdtLs`, for
+ * talking LSP to adt-ls yourself. The driver listens on a private local socket (a named pipe on
+ * Windows), spawns adt-ls with `--pipe=<address>`, and speaks JSON-RPC over it exactly as
+ * vscode-jsonrpc does. Server->client requests go to the handlers you register (unhandled ones
+ * are answered `null`). The process tree is killed on `dispose()`, and also when Node exits.
+ *
+ * @example
+ * ```ts
+ * await using driver = new AdtLsDriver(resolveAdtLsPath());
+ * driver.setRequestHandler('adtLs/destinations/requestBrowserBasedLogon', () => true);
+ * const init = await driver.start();
+ * console.log(init.serverInfo?.version);
+ * await driver.sendRequest('adtLs/destinations/initializeService', {
+ *   destinationsStorePath: '/tmp/my-store.json', workspaceFolderUris: [], fileUris: [],
+ * });
+ * ```
+ */
 export declare class AdtLsDriver {
-  /** Prepare a driver for the adt-ls binary at `binPath`; nothing is spawned until `start`. */
+  /**
+   * Prepare a driver for the adt-ls binary at `binPath`; nothing is spawned until `start()`.
+   *
+   * @param binPath - the adt-ls executable, e.g. from {@link resolveAdtLsPath}
+   * @param opts - data dir, environment, extra arguments, handlers, identity, request timeout
+   * @throws `ERR_INVALID_ARG_TYPE` / `ERR_OUT_OF_RANGE` for an option of the wrong type or range
+   */
   constructor(binPath: string, opts?: AdtLsDriverOptions)
-  /** The `initialize` result while started, else `undefined`. */
+  /**
+   * What adt-ls answered to `initialize` (server identity and capabilities) while started;
+   * `undefined` before `start()` resolves and after `dispose()`.
+   */
   get initializeResult(): AdtLsInitializeResult | undefined
-  /** Spawn adt-ls and complete the LSP handshake (default timeout 60 000 ms per phase). */
+  /**
+   * Spawn adt-ls and complete the LSP handshake: create the data dir, listen, spawn, wait for
+   * adt-ls to connect, send `initialize` (with `userAgentInfos`, which adt-ls needs), check the
+   * version ({@link assertSupportedAdtLsVersion}), then send `initialized`. Logs
+   * `adt-ls ready: <name> <version>`. Any failure releases everything start made, then rejects.
+   *
+   * @param timeoutMs - bound on connecting and on `initialize`, each (default 60 000 ms)
+   * @returns the `initialize` result
+   * @throws rejects with `AdtLsDriver already started` while starting or started
+   * @throws rejects with the spawn error (message containing `ENOENT` / `EACCES`)
+   * @throws rejects with `adt-ls LSP connect timed out after <ms>ms`,
+   * `adt-ls exited (code <c>) before LSP connect.` plus adt-ls's last output, or
+   * `adt-ls initialize timed out after <ms>ms`
+   * @throws rejects with `Unsupported adt-ls version <v>. ...` for an adt-ls older than 1.1.2
+   */
   start(timeoutMs?: number): Promise<AdtLsInitializeResult>
   /**
-   * Send an LSP request; params are encoded as vscode-jsonrpc does (a non-object is
-   * wrapped in a one-element array, an absent one is `[null]`).
+   * Send an LSP request (standard or `adtLs/*`) and resolve with its result. `params` are encoded
+   * as vscode-jsonrpc does: an object as it is; anything else is wrapped in a one-element array,
+   * and an absent one is sent as `[null]` (so `sendRequest('adtLs/destinations/ensureLoggedOn', 'A4H')`
+   * sends `["A4H"]`).
+   *
+   * @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call
+   * @throws rejects with `AdtLsDriver not started` before `start()` or after `dispose()`
+   * @throws rejects with adt-ls's own error: its `message` verbatim, its numeric `code` and `data`
+   * @throws rejects with code `ETIMEDOUT` after the timeout, and with code `ERR_ADT_LS_EXITED`
+   * (`adt-ls exited (code <c>) while <method> was pending.` plus its last output) when adt-ls dies
    */
   sendRequest<T = unknown>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>
-  /** Send an LSP notification. */
+  /**
+   * Send an LSP notification (e.g. `textDocument/didOpen`); params are encoded as for
+   * `sendRequest`. Resolves once written, in call order with requests.
+   *
+   * @throws rejects with `AdtLsDriver not started` before `start()` or after `dispose()`
+   */
   sendNotification(method: string, params?: unknown): Promise<void>
   /**
-   * Answer the server->client request `method` with `handler` (sync or async). A throw
-   * or rejection is sent back as a JSON-RPC error; `undefined` is answered `null`.
+   * Answer the server->client request `method` (e.g.
+   * `adtLs/destinations/requestBrowserBasedLogon`) with `handler` from now on, replacing an
+   * earlier one; works before and after `start()`. The handler may be sync or async; `undefined`
+   * is answered `null`, and a throw or rejection is sent back as the JSON-RPC error
+   * `Request <method> failed with message: <msg>`. Handlers run concurrently with everything
+   * else, so one may wait (for a user, say) while adt-ls keeps talking.
    */
   setRequestHandler(method: string, handler: ServerRequestHandler): void
-  /** Stop adt-ls and release everything. Idempotent. */
+  /**
+   * Stop adt-ls and release everything: pending requests reject, the pipe closes, the process tree
+   * is killed (waiting up to 5 s for it), and the data dir is removed when the driver made it. No
+   * LSP `shutdown` is sent. Idempotent; never rejects.
+   */
   dispose(): Promise<void>
 }
 
-/** Errors created by adt-ls-native; see docs/errors.md for the codes. */
+/**
+ * The class of every error adt-ls-native creates: `err instanceof AdtLsError` (and
+ * `instanceof Error`) holds for every rejection and throw of the library, from `import` and
+ * `require` alike. Each carries a stable `code` (see docs/errors.md), adt-ls's JSON-RPC `data`
+ * where there is one, and the caller's stack. Not constructible: `new AdtLsError()` throws.
+ */
 export declare class AdtLsError {}
 
 /**
- * The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server (protocol
- * 2025-06-18, JSON or SSE answers, optional session, pagination, 404 re-initialisation
- * without replay, DELETE on close).
+ * The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server, exported for tools
+ * and tests (`createAdtLs` manages its own). It speaks protocol 2025-06-18 (2025-03-26
+ * accepted), reads JSON and SSE answers, keeps an optional session, pages `tools/list`, and
+ * sends `DELETE` on close. An HTTP 404 on a session re-initialises and fails the interrupted
+ * call (`... session expired (HTTP 404); reconnected, request was not retried`); a tool call is
+ * never re-sent. Transport failures carry code `ERR_MCP_TRANSPORT`, protocol violations
+ * `ERR_MCP_PROTOCOL`.
+ *
+ * @example
+ * ```ts
+ * const mcp = new AdtLsMcpClient(`http://127.0.0.1:${port}/mcp`, token);
+ * const tools = await mcp.listTools();
+ * await mcp.close();
+ * ```
  */
 export declare class AdtLsMcpClient {
+  /**
+   * A client for the MCP endpoint `baseUrl` (e.g. `http://127.0.0.1:2240/mcp`); nothing is sent
+   * until the first call.
+   *
+   * @param token - the bearer token (from {@link startMcpServer})
+   * @param clientInfo - the `clientInfo` sent in `initialize` (default adt-ls-native's identity)
+   * @param timeoutMs - bound on each call, the whole HTTP exchange (default 120 000 ms)
+   * @throws `ERR_OUT_OF_RANGE` for a timeout that is not a finite positive number
+   */
   constructor(baseUrl: string, token: string, clientInfo?: { name: string; version: string }, timeoutMs?: number)
-  /** Initialize (once; concurrent calls share it). */
+  /**
+   * Open the session: `initialize`, then `notifications/initialized` (which must be answered HTTP
+   * 202). Once only: concurrent calls share one attempt; later calls resolve at once. The other
+   * methods connect on their own first.
+   *
+   * @throws rejects with `Unsupported MCP protocol version: <v>`, an HTTP error
+   * (`adt-ls MCP initialize failed: HTTP <status>`) or a transport error
+   */
   connect(): Promise<void>
-  /** Every tool, all pages, descriptors verbatim. */
+  /**
+   * Every tool the server offers: `tools/list`, following `nextCursor` through all pages. The
+   * descriptors come back verbatim (unknown fields kept). A read-only call, so it is retried once
+   * after a session re-initialisation.
+   *
+   * @throws rejects with `adt-ls MCP tools/list: missing or invalid tools`, `... invalid nextCursor`
+   * or `... repeated pagination cursor` for a malformed answer
+   */
   listTools(): Promise<McpTool[]>
-  /** `tools/call`; the CallToolResult untouched (a tool-level `isError` is not thrown). */
+  /**
+   * Call a tool: `tools/call {name, arguments}`. Resolves with the `CallToolResult` untouched; a
+   * tool-level failure (`isError: true`) is a result, not a rejection (see {@link parseFederated}).
+   *
+   * @param opts - `timeoutMs` overrides the client's timeout for this call
+   * @throws rejects with `adt-ls MCP tools/call error (<code>): <message>` for a JSON-RPC error (an
+   * unknown tool, bad arguments), and with transport or protocol errors; never re-sent
+   */
   callTool(name: string, args?: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<unknown>
-  /** Any other request, e.g. `ping`. */
+  /**
+   * Send any other MCP request (e.g. `ping`) and resolve with its `result` object.
+   *
+   * @throws rejects as {@link AdtLsMcpClient.callTool} does
+   */
   request(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<unknown>
-  /** End the session (DELETE when one exists). */
+  /**
+   * End the session: an HTTP `DELETE` on the endpoint when the server gave a session id (bounded
+   * by 5 s; 404 and 405 count as done). Session state is cleared first.
+   *
+   * @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
+   */
   close(): Promise<void>
+  /** The `Mcp-Session-Id` the server gave, while connected; `undefined` for a sessionless server. */
   get sessionId(): string | undefined
+  /** The negotiated MCP protocol version (`2025-06-18` or `2025-03-26`) while connected. */
   get protocolVersion(): string | undefined
 }
 
-/** Apply LSP text edits (positions in UTF-16 code units, like JS string indices). */
+/**
+ * Apply LSP text edits to a text and return the result (pure). Positions are 0-based and count
+ * UTF-16 code units, like JavaScript string indices; edits are applied from the last to the
+ * first, so one never shifts another (they must not overlap, as LSP requires).
+ * `navigation.format` uses it on adt-ls's `textDocument/formatting` edits.
+ *
+ * @example
+ * ```ts
+ * applyTextEdits('DATA x.', [{ range: { start: { line: 0, character: 5 }, end: { line: 0, character: 6 } }, newText: 'lv_x' }])
+ * // 'DATA lv_x.'
+ * ```
+ */
 export declare function applyTextEdits(text: string, edits: TextEdit[]): string
 
-/** Throws the reference's "Unsupported adt-ls version" error unless supported. */
+/**
+ * The version gate {@link AdtLsDriver.start} applies: returns when
+ * {@link isSupportedAdtLsVersion} holds, and throws otherwise.
+ *
+ * @throws Error `Unsupported adt-ls version <v>. adt-ls-native requires adt-ls >= 1.1.2
+ * (verified 1.1.2.202608131517). Update the SAPSE.adt-vscode extension or provide a newer
+ * ADT_LS_PATH.` (`<missing>` for an absent version)
+ */
 export declare function assertSupportedAdtLsVersion(version?: string): void
 
-/** Basic (user and password): headless reentrance-ticket logon. */
+/**
+ * Log on with user and password, headless (the common on-premise case). When adt-ls asks for a
+ * browser logon (`adtLs/destinations/requestBrowserBasedLogon`), the library answers at once
+ * and fetches the reentrance ticket itself: a `GET` of the logon URL with
+ * `Authorization: Basic …`, then the ticket delivered to adt-ls. The password never leaves
+ * the process except in that header, and never appears in logs or errors.
+ *
+ * @example
+ * ```ts
+ * const adt = await createAdtLs({ connection: { systemUrl }, auth: basic('DEVELOPER', password) });
+ * ```
+ */
 export declare function basic(user: string, password: string): LogonStrategy
 
-/** Bearer token, or a provider called at every logon (BTP ABAP environment). */
+/**
+ * Log on with an OAuth bearer token, headless (e.g. SAP BTP ABAP environment): like
+ * {@link basic}, with `Authorization: Bearer <token>` on the ticket request. `token` is a string
+ * or a (sync or async) function called at every logon, so a refreshed token is used on re-logon.
+ * The library does not obtain tokens itself.
+ *
+ * @param opts - `user`: recorded on the adt-ls destination
+ * @example
+ * ```ts
+ * auth: bearer(async () => (await oauth.getToken()).access_token, { user: 'DEVELOPER' })
+ * ```
+ */
 export declare function bearer(token: string | (() => string | Promise<string>), opts?: { user?: string }): LogonStrategy
 
-/** Client certificate (mutual TLS through the localhost proxy; needs `connection.selfSigned`). */
+/**
+ * Log on with a client certificate (mutual TLS), headless and passwordless: the localhost TLS
+ * proxy presents `cert` and `key` (PEM, string or Buffer) to the system on every request, so the
+ * system maps the certificate to a user (e.g. AS ABAP `icm/HTTPS/verify_client` with CERTRULE);
+ * the ticket request carries no credentials.
+ *
+ * Requires `connection.selfSigned: true` (the proxy does the mutual TLS); `createAdtLs` rejects
+ * otherwise with `clientCert auth requires connection.selfSigned — ...`.
+ * @throws Error `clientCert: cert is required` / `clientCert: key is required` when one is missing
+ */
 export declare function clientCert(opts: { cert: string | Buffer; key: string | Buffer; user?: string }): LogonStrategy
 
-/** adt-ls's argv: `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`. */
+/**
+ * The argument list adt-ls is started with:
+ * `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`.
+ * `extraArgs` (JVM or JCo flags such as `-Djco.middleware.snc_lib=…`, or `-consoleLog`) come
+ * first, where JVM launchers expect them. Pure: no I/O.
+ */
 export declare function composeSpawnArgs(opts: { dataDir: string; pipeName: string; extraArgs?: string[] }): Array<string>
 
 /**
- * Start adt-ls (discovered or `adtLs.path`), its MCP server and, with `connection` + `auth`,
- * log on to the SAP system. Resolves with the unified client.
+ * Start adt-ls and return the unified client. In order: check the options, find the binary
+ * ({@link resolveAdtLsPath} or `adtLs.path`), make a private work dir, prepare TLS (with
+ * `connection.selfSigned` or `extraCaCerts`), start adt-ls ({@link AdtLsDriver}), point it at a
+ * private destination store (`adtLs/destinations/initializeService`), log on with `auth` when
+ * `connection` is given (`adtLs/destinations/create`, `ensureLoggedOn`), start adt-ls's MCP
+ * server (`adtLs/mcp/startMCPServer`, port fallback from `mcpPort`) and connect to it, then
+ * probe the session and start the keep-alive. Without `connection` and `auth` the client runs in
+ * foundation mode: no system is contacted and destination-scoped methods reject with
+ * `No ABAP destination is connected.`.
+ *
+ * Call `dispose()` when done (or hold the client with `await using`). A failure at any step
+ * releases everything made so far before the promise rejects. Every method of the client
+ * returns a promise and never throws synchronously.
+ *
+ * @throws rejects with `Provide connection and auth together, or omit both for foundation mode.`
+ * @throws rejects with `clientCert auth requires connection.selfSigned — the reverse proxy presents the client cert to the backend.`
+ * @throws rejects with the discovery errors of {@link resolveAdtLsPath}, the start errors of
+ * {@link AdtLsDriver.start} and `ERR_INVALID_ARG_VALUE` / `ERR_OUT_OF_RANGE` for bad option values
+ * @throws rejects with `Logon to <id> did not reach 'connected' (<state>[: <message>]).` when the
+ * logon fails
+ * @example
+ * ```ts
+ * import { createAdtLs, basic } from 'adt-ls-native';
+ *
+ * const adt = await createAdtLs({
+ *   connection: { systemUrl: 'https://a4h.example.com:44300', client: '001' },
+ *   auth: basic('DEVELOPER', process.env.SAP_PASSWORD!),
+ * });
+ * const { references } = await adt.repository.search('CL_ABAP_*', { types: ['CLAS/OC'] });
+ * await adt.dispose();
+ * ```
  */
 export declare function createAdtLs(opts: CreateAdtLsOptions): Promise<AdtLsClient>
 
-/** Your own handlers: `register(driver, ctx)` is called with the driver before logon. */
+/**
+ * Log on with your own handlers: `register(driver, ctx)` is called once with the
+ * {@link AdtLsDriver} before `ensureLoggedOn`, to install handlers for adt-ls's server->client
+ * requests with `driver.setRequestHandler(method, handler)`. `ctx.insecure` is
+ * `connection.selfSigned`. A returned promise is awaited; a throw fails `createAdtLs`.
+ *
+ * @param opts - `user`: recorded on the adt-ls destination
+ * @example
+ * ```ts
+ * auth: custom((driver) => {
+ *   driver.setRequestHandler('adtLs/destinations/requestBrowserBasedLogon', async (params) => {
+ *     await deliverTicketMyself(params);
+ *     return true;
+ *   });
+ * })
+ * ```
+ */
 export declare function custom(register: (driver: LogonHandlerRegistrar, ctx: LogonContext) => void, opts?: { user?: string }): LogonStrategy
 
-/** Decode LSP semantic tokens (5-tuples) with the legend's names. */
+/**
+ * Decode LSP semantic tokens (`textDocument/semanticTokens/full`'s `data`: a flat array of
+ * delta-encoded 5-tuples `[Δline, Δstart, length, typeIndex, modifierBits]`) into tokens with
+ * absolute 0-based positions and the legend's type and modifier names (pure). `undefined`
+ * gives `[]`; a trailing incomplete tuple is ignored. `navigation.semanticTokens` uses it with
+ * the legend adt-ls advertised in `initialize`.
+ */
 export declare function decodeSemanticTokens(data: number[] | undefined, legend: SemanticTokensLegend): DecodedToken[]
 
-/** The VS Code, Cursor and VS Code Insiders extension roots under `home`. */
+/**
+ * The editor extension directories discovery searches by default: `<home>/.vscode/extensions`
+ * (VS Code), `<home>/.cursor/extensions` (Cursor) and `<home>/.vscode-insiders/extensions`
+ * (VS Code Insiders), on every OS.
+ *
+ * @param home - the home directory (default `os.homedir()`)
+ */
 export declare function defaultExtensionDirs(home?: string): Array<string>
 
-/** Interactive: the caller opens the logon URL (and answers input prompts). */
+/**
+ * Log on interactively: you supply the user interface. `cb.openUrl(url)` is called with the
+ * logon URL when adt-ls asks for a browser logon (SSO: the user signs in there); with
+ * `cb.promptField`, adt-ls's input requests (`adtLs/destinations/requestLogonInput`, e.g. user
+ * and password) are asked field by field. Nothing is opened or printed by the library itself.
+ *
+ * @example
+ * ```ts
+ * auth: interactive({
+ *   openUrl: (url) => open(url),
+ *   promptField: async ({ label, sensitive }) => ask(label, { hidden: sensitive }),
+ * })
+ * ```
+ */
 export declare function interactive(cb: InteractiveCallbacks): LogonStrategy
 
-/** True when `version` is at least `MINIMUM_ADT_LS_VERSION`. */
+/**
+ * Whether an adt-ls version is supported: it parses ({@link parseAdtLsVersion}) and is at
+ * least {@link MINIMUM_ADT_LS_VERSION}, compared numerically (`1.10.0` > `1.9.0`). Never throws.
+ */
 export declare function isSupportedAdtLsVersion(version?: string): boolean
 
+/**
+ * The oldest adt-ls accepted: `1.1.2`. adt-ls 1.1.2 changed the request shapes (`fileUris`,
+ * coverage `uris`, delete `options`, VFS mode), so older builds cannot work with this library.
+ */
 export declare const MINIMUM_ADT_LS_VERSION: string
 
-/** `[major, minor, patch]` of a version like `1.1.2.202608131517`, else `undefined`. */
+/**
+ * Parse an adt-ls version (`serverInfo.version` from `initialize`): the first three
+ * dot-separated integers, followed by `.` or the end.
+ *
+ * @param version - e.g. `1.1.2.202608131517`
+ * @returns `[1, 1, 2]` for that example; `undefined` when `version` is missing or does not
+ * start with three integers
+ * @example
+ * ```ts
+ * parseAdtLsVersion('1.1.2.202608131517') // [1, 1, 2]
+ * parseAdtLsVersion('dev')                // undefined
+ * ```
+ */
 export declare function parseAdtLsVersion(version?: string): ParsedAdtLsVersion | undefined
 
-/** Unwrap an MCP tool result into `{ok, data, text}` (text preferred over structuredContent). */
+/**
+ * Unwrap the result of one of adt-ls's MCP tools (as `raw.tool` returns it) into
+ * `{ ok, data, text }`: `text` is `content[0].text` (or `''`), `ok` is `!isError`, and `data` is
+ * the parsed `text` when it is JSON, else `structuredContent`, else `text`. The text is
+ * preferred because `structuredContent` is a schema projection that can lose fields (e.g.
+ * `fetch_services` drops `odataVersion`). Never throws for a tool failure: check `ok`.
+ *
+ * @example
+ * ```ts
+ * const { ok, data, text } = parseFederated(await adt.raw.tool('abap_list_destinations'));
+ * if (!ok) throw new Error(text);
+ * ```
+ */
 export declare function parseFederated(res: FederatedResult): { ok: boolean; data: unknown; text: string }
 
-/** The path of the adt-ls binary below an extension's `adt-ls/` folder, as segments. */
+/**
+ * The adt-ls binary's path below the `adt-ls/` folder of a `sapse.adt-vscode` install, as path
+ * segments: e.g. `['linux', 'gtk', 'x86_64', 'adt-ls']` on Linux x64, or
+ * `['macosx', 'cocoa', 'aarch64', 'Adt-ls.app', 'Contents', 'MacOS', 'adt-ls']` on Apple silicon.
+ *
+ * @param platform - a Node platform name (default `process.platform`)
+ * @param arch - a Node architecture name (default `process.arch`)
+ * @throws Error `Unsupported platform: <platform>` outside darwin, linux and win32 (the platforms
+ * SAP ships adt-ls for)
+ */
 export declare function platformSubPath(platform?: string, arch?: string): Array<string>
 
+/**
+ * The version of SAP's `SAPSE.adt-vscode` editor extension that ships the verified adt-ls:
+ * `1.1.2`. Install at least this one for discovery to find a usable adt-ls.
+ */
 export declare const REQUIRED_SAPSE_ADT_VSCODE_VERSION: string
 
 /**
- * Find the adt-ls binary: explicit path / `ADT_LS_PATH`, `vendor/adt-ls/`, then the newest
- * `sapse.adt-vscode` install across VS Code, Cursor and Insiders.
+ * Find the adt-ls binary, in this order: `opts.explicitPath` or the `ADT_LS_PATH` environment
+ * variable (must be a file; no fall-through), `<repoRoot>/vendor/adt-ls/<platform sub-path>`,
+ * then the newest `sapse.adt-vscode-<version>` install pooled across the editor extension
+ * directories (VS Code, Cursor, VS Code Insiders). `createAdtLs` calls it unless `adtLs.path`
+ * is given.
+ *
+ * @returns the absolute path of the binary
+ * @throws Error `Explicit adt-ls binary is not a file: <path>. Check adtLs.path / ADT_LS_PATH.`
+ * @throws Error `adt-ls binary not found. Set ADT_LS_PATH, drop it in vendor/adt-ls/, or install
+ * the 'sapse.adt-vscode' extension. Tried:` followed by one line per candidate path
+ * @throws Error `Unsupported platform: <platform>`
+ * @example
+ * ```ts
+ * const bin = resolveAdtLsPath();                                 // discovered
+ * const mine = resolveAdtLsPath({ explicitPath: '/opt/adt-ls' }); // must exist
+ * ```
  */
 export declare function resolveAdtLsPath(opts?: DiscoverOptions): string
 
-/** Route every log line of the library to `logger` (`{debug, info, warn, error}`). */
+/**
+ * Send every log line of the library to `logger` from now on (process-wide). Lines arrive in
+ * order on the JS thread; secrets are masked; a logger that throws is ignored. The default is
+ * {@link silentLogger}. Setting a logger also turns off the stderr logging that the `DEBUG`
+ * environment variable (`DEBUG=adt-ls-native`) enables.
+ *
+ * @example
+ * ```ts
+ * setLogger(stderrLogger('[my-app]'));
+ * setLogger({ debug() {}, info: console.error, warn: console.error, error: console.error });
+ * ```
+ */
 export declare function setLogger(logger: Logger): void
 
-/** `adtLs/mcp/setDestination {destinationId}`. */
+/**
+ * Bind adt-ls's MCP server to a logged-on destination: `adtLs/mcp/setDestination {destinationId}`.
+ * Destination-scoped MCP tools work only after this; `createAdtLs` calls it after every logon.
+ *
+ * @returns adt-ls's answer, unchanged
+ */
 export declare function setMcpDestination(driver: LspRequester, destinationId: string): Promise<unknown>
 
-/** `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}`; the effective values. */
+/**
+ * Start adt-ls's own MCP server: the LSP request
+ * `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}`. VFS mode is what makes adt-ls
+ * 1.1.2 offer all 20 tools (create, activate, unit tests, generators and ATC need it). Use the
+ * returned values: they are what the server really uses.
+ *
+ * @param driver - a started {@link AdtLsDriver} (or any {@link LspRequester})
+ * @param opts - `port` (1024–65535) and the bearer `token` MCP clients must send
+ * @throws rejects with adt-ls's error, e.g. `Port must be between 1024 and 65535` or a bind failure
+ */
 export declare function startMcpServer(driver: LspRequester, opts: { port: number; token: string }): Promise<StartMcpServerResult>
 
-/** Try `start(startPort + i)` for `attempts` ports; only bind failures advance. */
+/**
+ * Start an MCP server on the first free port: call `start(startPort + i)` for
+ * `i = 0 … attempts - 1` and resolve with the first success. Only a bind failure (a message
+ * matching `failed to bind`, `address already in use`, `EADDRINUSE` or `must be between`,
+ * case-insensitive) moves on, after `onRetry(busyPort)`; any other error rejects at once, and
+ * after the last attempt the last error rejects.
+ *
+ * @param attempts - default 20
+ * @example
+ * ```ts
+ * const mcp = await startMcpServerWithFallback((port) => startMcpServer(driver, { port, token }), 2240);
+ * ```
+ */
 export declare function startMcpServerWithFallback(start: (port: number) => Promise<StartMcpServerResult>, startPort: number, attempts?: number, onRetry?: (busyPort: number) => void): Promise<StartMcpServerResult>
 
-/** A logger writing `<prefix> <level>: <msg>` lines to stderr (default prefix `[adt-ls]`). */
+/**
+ * A {@link Logger} that writes `<prefix> <level>: <msg>` lines to stderr (never stdout, so an
+ * MCP server speaking over stdio stays clean).
+ *
+ * @param prefix - default `[adt-ls]`
+ */
 export declare function stderrLogger(prefix?: string): Logger
 
-/** `adtLs/mcp/stopMCPServer` (no params: `[null]` on the wire). */
+/**
+ * Stop adt-ls's MCP server: `adtLs/mcp/stopMCPServer`, without params (`[null]` on the wire).
+ * `createAdtLs` never calls it; disposing the driver ends the server with adt-ls.
+ *
+ * @returns adt-ls's answer, unchanged
+ */
 export declare function stopMcpServer(driver: LspRequester): Promise<unknown>
 
+/**
+ * The adt-ls build this library is verified against: `1.1.2.202608131517`. Any other
+ * supported build works, with the warning `adt-ls <v> is supported but not the verified build
+ * <this>.` logged at start.
+ */
 export declare const VERIFIED_ADT_LS_VERSION: string
 
 export declare namespace silentLogger {
+  /** Does nothing (the default logger drops every line). */
   export function debug(msg: string): void
+  /** Does nothing (the default logger drops every line). */
   export function error(msg: string): void
+  /** Does nothing (the default logger drops every line). */
   export function info(msg: string): void
+  /** Does nothing (the default logger drops every line). */
   export function warn(msg: string): void
 }

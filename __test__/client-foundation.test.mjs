@@ -145,7 +145,7 @@ test('a call in flight when dispose starts settles with the disposed error', asy
   await client.dispose();
   const r = await pending;
   assert.equal(r.ok, false);
-  // dispose() cancels everything pending (decisions D5.3) with the disposed text (api.md 5.4).
+  // dispose() cancels everything pending (docs/decisions.md#d5-3) with the disposed text (docs/wire.md#health-and-dispose).
   assert.equal(r.error.message, 'AdtLsClient is disposed.');
   assert.ok(r.ms < 2000, `${r.ms}ms`);
 });
@@ -222,7 +222,7 @@ test('failed starts reject with the original message and leave no process, temp 
       name: 'an old adt-ls',
       env: { ADTLS_SIM_MODE: 'old' },
       error: /^Unsupported adt-ls version 1\.0\.1\.202606111342\. .*requires adt-ls >= 1\.1\.2/,
-      // decisions D5.11: the version is checked before `initialized` is sent.
+      // docs/decisions.md#d5-11: the version is checked before `initialized` is sent.
       wire: (methods) => assert.deepEqual(methods, ['initialize']),
     },
     { name: 'adt-ls exits at once', env: { ADTLS_FIXTURE_MODE: 'exit' }, error: /^adt-ls exited \(code 2\) before LSP connect/ },

@@ -1,6 +1,6 @@
 // TLS in connected mode: a self-signed backend without `selfSigned` fails the way a JVM does
 // (so the happy paths can fail), `extraCaCerts` with a private CA (directly, and together
-// with `selfSigned`, decisions D5.8), `forwardProxy` through a real HTTP forward proxy, and a
+// with `selfSigned`, docs/decisions.md#d5-8), `forwardProxy` through a real HTTP forward proxy, and a
 // temp dir whose path holds a space (JAVA_TOOL_OPTIONS quoting).
 
 import { test, before, after } from 'node:test';

@@ -1,5 +1,5 @@
 // The namespace methods (source, lifecycle, navigation, quality, services, transport) on a
-// foundation-mode client: none throws synchronously (decisions D5.4), each rejects with the
+// foundation-mode client: none throws synchronously (docs/decisions.md#d5-4), each rejects with the
 // reference's "No ABAP destination is connected." -- except the checks the reference runs
 // first (getDiff's argument validation, transport.create's local-package guard) -- and after
 // dispose every one rejects as disposed.

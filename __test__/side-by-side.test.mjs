@@ -1,4 +1,4 @@
-// Side by side with npm `@marianfoo/adt-ls` 0.5.0 (decisions D3): one scenario set (driver
+// Side by side with npm `@marianfoo/adt-ls` 0.5.0 (docs/decisions.md#d3): one scenario set (driver
 // handshake and raw requests, foundation createAdtLs + capabilities(), connected search,
 // source read, update, delete, create, activate, unit tests, navigation, transport list, MCP
 // tools) run with 0.5.0 and with this package on the simulator (adt-ls 1.1.2), diffing what

@@ -1,6 +1,6 @@
 // The generated index.d.ts accepts code written for @marianfoo/adt-ls 0.5.0 (its README
 // examples and an exhaustive usage file) and for the reference's additions, under
-// tsc --strict (decisions D3). Also checks the ESM entry's type resolution, and that
+// tsc --strict (docs/decisions.md#d3). Also checks the ESM entry's type resolution, and that
 // `Symbol.asyncDispose` / `await using` type-check with and without lib esnext.disposable
 // (and without @types/node).
 

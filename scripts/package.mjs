@@ -2,7 +2,7 @@
 // puts it into its npm/<platform> package and writes installable tarballs to dist/: the root
 // package, every platform package that has a binary, and the simulator. docs/packaging.md
 // describes the layout. Copying the binary by hand does what `napi artifacts` does for one
-// target (artifacts insists on all four, see notes/napi.md §10).
+// target (artifacts insists on all four, see docs/packaging.md).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

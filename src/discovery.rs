@@ -1,4 +1,4 @@
-//! Finding the adt-ls binary on disk (api.md §3.3, wire.md §6, reference rules): the
+//! Finding the adt-ls binary on disk (docs/wire.md#discovery, reference rules): the
 //! per-platform sub-path, the default editor extension roots, and `resolve_adt_ls_path`
 //! (explicit path / `ADT_LS_PATH`, then `vendor/adt-ls/`, then the newest complete
 //! `sapse.adt-vscode-*` install pooled across all roots). Process state (environment, home,

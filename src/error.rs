@@ -49,7 +49,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// Well-known string codes.
 pub mod codes {
-    /// An MCP-backed convenience method saw `isError: true` (decisions D5.12).
+    /// An MCP-backed convenience method saw `isError: true` (docs/decisions.md#d5-12).
     pub const TOOL_ERROR: &str = "ADT_TOOL_ERROR";
     /// A bounded wait ran out.
     pub const TIMEOUT: &str = "ETIMEDOUT";

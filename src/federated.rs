@@ -1,5 +1,5 @@
 //! Unwrapping an MCP `CallToolResult` from one of adt-ls's federated tools into
-//! `{ok, data, text}` (api.md §3.6, wire.md §10.4): `text` is `content[0].text` (or `''`),
+//! `{ok, data, text}` (docs/wire.md#federated-results): `text` is `content[0].text` (or `''`),
 //! `ok` is `!isError` with JS truthiness, and `data` prefers the parsed text (the complete
 //! payload) over `structuredContent` (a possibly lossy projection), then the raw text.
 //!

@@ -1,4 +1,4 @@
-//! Who we are on the wire (decisions D1): LSP `clientInfo`, `userAgentInfos` and MCP
+//! Who we are on the wire (docs/decisions.md#d1): LSP `clientInfo`, `userAgentInfos` and MCP
 //! `clientInfo` all say `{ name: "adt-ls-native", version: <package version> }`.
 
 use serde_json::{json, Value};

@@ -1,4 +1,4 @@
-//! Secret redaction (decisions D6). Every password, bearer token, MCP token, reentrance
+//! Secret redaction (docs/decisions.md#d6). Every password, bearer token, MCP token, reentrance
 //! ticket and sensitive prompt answer the engine handles is registered here; log lines and
 //! error messages pass through [`redact`] before they leave the engine, so a secret can
 //! never reach a logger or a JS error even when it is embedded in a server's message.

@@ -1,4 +1,4 @@
-//! Pure text helpers of the navigation namespace (api.md §3.4): applying LSP `TextEdit`s to
+//! Pure text helpers of the navigation namespace (docs/wire.md#navigation): applying LSP `TextEdit`s to
 //! a source text and decoding delta-encoded semantic tokens.
 //!
 //! Positions count UTF-16 code units, exactly like JavaScript string indices. Editing works

@@ -1,6 +1,6 @@
 //! The adt-ls version gate: the pinned version constants, the version parser, the
 //! "supported" check, the reference's rejection message and the "not the verified build"
-//! warning text (api.md §3.1, wire.md §7, decisions D1/D2).
+//! warning text (docs/wire.md#version-gate, docs/decisions.md#d1, #d2).
 
 use crate::error::{Error, Result};
 use std::cmp::Ordering;
@@ -12,7 +12,7 @@ pub const REQUIRED_SAPSE_ADT_VSCODE_VERSION: &str = "1.1.2";
 /// The exact adt-ls build the behaviour was verified against.
 pub const VERIFIED_ADT_LS_VERSION: &str = "1.1.2.202608131517";
 
-/// The name this library gives itself in messages (decisions D1).
+/// The name this library gives itself in messages (docs/decisions.md#d1).
 const PACKAGE_NAME: &str = "adt-ls-native";
 
 /// `[major, minor, patch]`. The numbers are `f64` because that is what JavaScript's

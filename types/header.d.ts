@@ -7,45 +7,108 @@
 // Shapes match @marianfoo/adt-ls 0.5.0 plus the reference SDK's additions.
 // ---------------------------------------------------------------------------------------
 
-/** What `initialize` returned: server identity and capabilities, verbatim. */
+/**
+ * What adt-ls answered to the LSP `initialize` request, as {@link AdtLsDriver.start} resolves
+ * it and {@link AdtLsDriver.initializeResult} keeps it.
+ */
 export interface AdtLsInitializeResult {
-  serverInfo?: { name: string; version: string }
+  /** adt-ls's identity: `name` is `ADTLS`, `version` e.g. `1.1.2.202608131517` (checked by the version gate). */
+  serverInfo?: {
+    /** The server name, `ADTLS`. */
+    name: string
+    /** The build, e.g. `1.1.2.202608131517`. */
+    version: string
+  }
+  /**
+   * The server capabilities, verbatim (document sync, hover, completion, definition,
+   * references, type hierarchy, semantic tokens with their legend, pull diagnostics, ...).
+   */
   capabilities: Record<string, unknown>
 }
 
-/** Answers one server->client LSP request; may return a value or a promise. */
+/**
+ * Answers one server->client LSP request (for example
+ * `adtLs/destinations/requestBrowserBasedLogon`). It gets the request's `params` and may
+ * return a value or a promise. `undefined` is answered `null`; a throw or rejection is sent
+ * back as the JSON-RPC error `-32603` `Request <method> failed with message: <msg>`.
+ */
 export type ServerRequestHandler = (params: unknown) => unknown | Promise<unknown>
 
-/** The LSP request channel. */
+/**
+ * The LSP request channel alone: what the MCP lifecycle functions ({@link startMcpServer},
+ * {@link stopMcpServer}, {@link setMcpDestination}) need. An {@link AdtLsDriver} is one; a
+ * wrapper or a test fake with the same method works too.
+ */
 export interface LspRequester {
+  /**
+   * Send the LSP request `method` and resolve with its result. `params` are encoded as
+   * vscode-jsonrpc does: an object as it is, anything else (or nothing) as a one-element array.
+   */
   sendRequest<T = unknown>(method: string, params?: unknown): Promise<T>
 }
 
-/** Requests plus notifications. */
+/** An {@link LspRequester} that can also send notifications (as {@link AdtLsDriver} does). */
 export interface LspClient extends LspRequester {
+  /** Send the LSP notification `method` (for example `textDocument/didOpen`); resolves once written. */
   sendNotification(method: string, params?: unknown): Promise<void>
 }
 
+/** Options of `new AdtLsDriver(binPath, opts)`. */
 export interface AdtLsDriverOptions {
-  /** adt-ls `-data` dir; default a private temp dir that dispose removes (a given one is kept). */
+  /**
+   * adt-ls's Eclipse workspace (`-data`) and JCo trace directory. Created at start. A
+   * directory you give is kept on dispose.
+   * @defaultValue a private `<tmp>/adt-ls-<12 hex>` (mode 0700) that `dispose()` removes
+   */
   dataDir?: string
-  /** Environment entries for the adt-ls process (override inherited ones). */
+  /**
+   * Environment entries for the adt-ls process, laid over the inherited environment (a
+   * matching key is replaced, e.g. `JAVA_TOOL_OPTIONS`).
+   */
   extraEnv?: Record<string, string>
-  /** Arguments placed before adt-ls's own `-data` / `--pipe` (JVM or JCo flags, `-consoleLog`). */
+  /**
+   * Arguments placed before adt-ls's own `-Djco.trace_path`, `-data` and `--pipe`: JVM or JCo
+   * flags such as `-Djco.middleware.snc_lib=…`, `-Djava.library.path=…`, or `-consoleLog`.
+   */
   extraArgs?: string[]
-  /** server->client request handlers by method. */
+  /**
+   * Handlers for server->client requests, by LSP method; the same as calling
+   * {@link AdtLsDriver.setRequestHandler} for each. Unhandled requests are answered `null`
+   * (`workspace/configuration`: one `null` per item).
+   */
   requestHandlers?: Record<string, ServerRequestHandler>
-  /** Identity sent in `initialize` (also used as the user agent). Default adt-ls-native. */
-  clientInfo?: { name: string; version: string }
-  /** Bound on each LSP request in ms (default 300 000). adt-ls-native extension. */
+  /**
+   * The identity sent in `initialize` as `clientInfo` and as the one `userAgentInfos` entry
+   * (adt-ls builds its HTTP User-Agent from it).
+   * @defaultValue `{ name: 'adt-ls-native', version: <package version> }`
+   */
+  clientInfo?: {
+    /** Client name, e.g. your tool's package name. */
+    name: string
+    /** Client version. */
+    version: string
+  }
+  /**
+   * Bound on each LSP request, in milliseconds (a finite positive number); a request that
+   * takes longer rejects with code `ETIMEDOUT`. Per call: `sendRequest(method, params, { timeoutMs })`.
+   * adt-ls-native addition (the reference waits for ever).
+   * @defaultValue 300000
+   * @throws `ERR_OUT_OF_RANGE` from the constructor when not a finite positive number
+   */
   requestTimeoutMs?: number
 }
 
-/** `[major, minor, patch]`. */
+/** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]
 
-/** An object by name and ADT type code, e.g. `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. */
+/**
+ * An ABAP repository object by name and ADT type code, e.g.
+ * `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. Methods taking one first resolve it to adt-ls's
+ * file URI (`adtLs/repository/quickSearch`, then `adtLs/repository/getLsUri`) and reject with
+ * `Object <name> (<type>) not found via search.` when no exact (case-insensitive) match exists.
+ */
 export interface ObjectRef {
+  /** The object name, e.g. `ZCL_ORDER` (matched case-insensitively). */
   name: string
   /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
   objectType: string
@@ -92,35 +155,64 @@ export interface TransportDiffPage {
   [key: string]: unknown
 }
 
-/** A symbol name, or an explicit 1-based line and character. */
+/**
+ * Where a position-based navigation query points: a declared symbol name, or an explicit
+ * 1-based `line` + `character` (editor convention; converted to LSP's 0-based position).
+ * Explicit coordinates win when both are given.
+ */
 export interface Locator {
+  /**
+   * A name declared in the object (looked up in `textDocument/documentSymbol`, then in the
+   * source as a whole word; `~` and `/` work, e.g. `lif_order~submit`). Not found rejects
+   * with `Symbol "<s>" not found in the outline or source. ...`.
+   */
   symbol?: string
+  /** 1-based line; needs `character`. */
   line?: number
+  /** 1-based character (UTF-16 code units); needs `line`. */
   character?: number
 }
 
-/** A 0-based LSP position. */
+/** A 0-based LSP position, as adt-ls sends it. */
 export interface Position {
+  /** 0-based line. */
   line: number
+  /** 0-based offset in UTF-16 code units (like a JavaScript string index). */
   character: number
 }
 
-/** An LSP text edit (0-based positions, UTF-16 code units). */
+/** An LSP text edit (0-based positions in UTF-16 code units), as {@link applyTextEdits} takes it. */
 export interface TextEdit {
-  range: { start: Position; end: Position }
+  /** The replaced range: `start` inclusive, `end` exclusive. */
+  range: {
+    /** First replaced position. */
+    start: Position
+    /** Position just after the replaced text (equal to `start` to insert). */
+    end: Position
+  }
+  /** The replacement text (empty to delete). */
   newText: string
 }
 
+/** The names behind semantic token indices, from adt-ls's `initialize` capabilities. */
 export interface SemanticTokensLegend {
+  /** Token type names by index (adt-ls 1.1.2: 23, from `namespace` to `operator`). */
   tokenTypes: string[]
+  /** Token modifier names by bit (adt-ls 1.1.2: 10, from `declaration` to `defaultlibrary`). */
   tokenModifiers: string[]
 }
 
+/** One semantic token with an absolute position and resolved names ({@link decodeSemanticTokens}). */
 export interface DecodedToken {
+  /** 0-based line. */
   line: number
+  /** 0-based start character (UTF-16 code units). */
   character: number
+  /** Length in UTF-16 code units. */
   length: number
+  /** The legend's type name (or the index as a decimal string when the legend has none). */
   tokenType: string
+  /** The legend's modifier names whose bits are set. */
   tokenModifiers: string[]
 }
 
@@ -188,78 +280,209 @@ export interface Services {
   getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
 }
 
-/** Anything that can register a server->client request handler (an AdtLsDriver). */
+/** Anything that can register a server->client request handler: an {@link AdtLsDriver}, or your own wrapper. */
 export interface LogonHandlerRegistrar {
+  /** Answer the server->client request `method` with `handler` from now on. */
   setRequestHandler(method: string, handler: ServerRequestHandler): void
 }
 
+/** What `createAdtLs` tells a strategy's `register` about the connection. */
 export interface LogonContext {
-  /** True with `connection.selfSigned`: the handler may skip TLS verification. */
+  /**
+   * `true` with `connection.selfSigned`: the system's certificate is not trusted, so a handler
+   * that talks to it (the reentrance GET) skips TLS verification.
+   */
   insecure?: boolean
 }
 
+/**
+ * How `createAdtLs` logs on to the SAP system: `auth` in {@link CreateAdtLsOptions}. Made by
+ * {@link basic}, {@link bearer}, {@link clientCert}, {@link interactive} or {@link custom}; a
+ * plain object of this shape works too. Every strategy ends in a reentrance ticket that adt-ls
+ * redeems: `register` installs handlers for adt-ls's `adtLs/destinations/requestBrowserBasedLogon`
+ * (and `requestLogonInput`) before `createAdtLs` calls `adtLs/destinations/ensureLoggedOn`.
+ */
 export interface LogonStrategy {
+  /** Which factory made it; `clientCert` makes `createAdtLs` require `connection.selfSigned`. */
   readonly kind: 'basic' | 'bearer' | 'interactive' | 'custom' | 'clientCert'
-  /** Recorded on the adt-ls destination. */
+  /** The user recorded on the adt-ls destination (`adtLs/destinations/create`), if any. */
   readonly user?: string
-  /** PEM certificate and key presented upstream by the TLS proxy (clientCert only). */
-  readonly clientCert?: { cert: string | Buffer; key: string | Buffer }
-  /** Register the logon handlers before `ensureLoggedOn`. */
+  /**
+   * PEM certificate and key (string or Buffer) the localhost TLS proxy presents to the system
+   * on every request (mutual TLS, e.g. AS ABAP `icm/HTTPS/verify_client` with CERTRULE). Set
+   * by {@link clientCert} only.
+   */
+  readonly clientCert?: {
+    /** The client certificate (PEM, or one DER certificate). */
+    cert: string | Buffer
+    /** Its private key (PEM: PKCS#1, PKCS#8 or SEC1). */
+    key: string | Buffer
+  }
+  /**
+   * Install the logon handlers on `driver`. Called once by `createAdtLs`, after
+   * `adtLs/destinations/initializeService` and before `ensureLoggedOn`; it never logs on itself.
+   */
   register(driver: LogonHandlerRegistrar, ctx: LogonContext): void
 }
 
+/** The user-facing side of {@link interactive} logon: you supply the UI, the library the protocol. */
 export interface InteractiveCallbacks {
-  /** Open the logon URL (a browser); the user signs in there. */
+  /**
+   * Open the logon URL (typically in a browser); the user signs in there and adt-ls receives
+   * the ticket. Called without waiting for it; a rejection is logged as a warning. A URL that
+   * names the library's TLS proxy is given with the system's own origin instead.
+   */
   openUrl(url: string): void | Promise<void>
-  /** Ask for one logon field when adt-ls requests input. */
+  /**
+   * Ask the user for one field when adt-ls sends `adtLs/destinations/requestLogonInput`
+   * (e.g. user and password). `sensitive` fields should be read hidden; their answers are
+   * never logged. An empty or `undefined` answer cancels the logon. Without this callback
+   * such requests are answered `null`.
+   */
   promptField?(field: { key: string; label: string; sensitive: boolean }): Promise<string | undefined>
+  /** The user recorded on the adt-ls destination. */
   user?: string
 }
 
+/** The SAP system to log on to: `connection` in {@link CreateAdtLsOptions} (give it together with `auth`). */
 export interface ConnectionOptions {
-  /** HTTPS URL of the SAP system, e.g. `https://host:50001`. */
+  /**
+   * URL of the SAP system's ICM, e.g. `https://host:44300`: `https://` or `http://`, a host,
+   * an optional port, no user or password in it. adt-ls itself accepts only `https://`, so an
+   * `http://` system needs `selfSigned` (the TLS proxy). Becomes the adt-ls destination's `systemUrl`
+   * (`adtLs/destinations/create`).
+   * @throws `ERR_INVALID_ARG_VALUE` from `createAdtLs` for any other URL
+   */
   systemUrl: string
+  /**
+   * SAP client (Mandant), also sent as `sap-client` on the ticket request.
+   * @defaultValue '001'
+   */
   client?: string
+  /**
+   * Logon language.
+   * @defaultValue 'EN'
+   */
   language?: string
-  /** The system's certificate is self-signed or for another name: front it with a localhost TLS proxy. */
+  /**
+   * Front the system with a localhost TLS reverse proxy (an in-process `CN=localhost`
+   * certificate, trusted by adt-ls through a private truststore in `JAVA_TOOL_OPTIONS`), for
+   * a self-signed certificate, a host-name mismatch or an `http://` system; the ticket GET
+   * then skips verification. `http://` without a port means port 80. Required by {@link clientCert}.
+   * @defaultValue false
+   */
   selfSigned?: boolean
-  /** PEM files of extra CAs for the JVM truststore (corporate PKI). */
+  /**
+   * PEM files of extra CA certificates (corporate PKI), added to adt-ls's truststore (a copy
+   * of its bundled JRE's `cacerts`) and trusted by the ticket GET and the proxy's upstream
+   * hop. Each must be a regular file of at most 1 MiB.
+   * @throws `createAdtLs` rejects when a file is missing, too large or not a regular file
+   */
   extraCaCerts?: string[]
-  /** Send the proxy's backend requests through this HTTP forward proxy (absolute-form). */
-  forwardProxy?: { host: string; port: number }
-  /** Liveness probe object (default CL_ABAP_TYPEDESCR, types ['CLAS/OC']). */
-  probe?: { pattern: string; types?: string[] }
+  /**
+   * Send the TLS proxy's requests through this HTTP forward proxy, in absolute form (not
+   * CONNECT), e.g. a Cloud Connector style bridge that does the TLS. Only with `selfSigned`.
+   */
+  forwardProxy?: {
+    /** The forward proxy's host name or IP address. */
+    host: string
+    /** The forward proxy's port. */
+    port: number
+  }
+  /**
+   * The object the liveness probe searches for (`adtLs/repository/quickSearch` with
+   * `maxResults: 1`): live while it is found. Used at startup and by the keep-alive.
+   * @defaultValue `{ pattern: 'CL_ABAP_TYPEDESCR', types: ['CLAS/OC'] }`
+   */
+  probe?: {
+    /** The quick-search pattern, e.g. an object that always exists. */
+    pattern: string
+    /** ADT type codes to search in (default: all). */
+    types?: string[]
+  }
 }
 
+/**
+ * Options of {@link createAdtLs}. Give `connection` and `auth` together to log on to a
+ * system, or neither for foundation mode (adt-ls and its MCP server run, no system is
+ * contacted).
+ */
 export interface CreateAdtLsOptions {
+  /** Which adt-ls to run and how. */
   adtLs?: {
-    /** The adt-ls binary (must be a file); otherwise discovered. */
+    /**
+     * The adt-ls binary; it must be a regular file. Without it the binary is discovered
+     * ({@link resolveAdtLsPath}: `ADT_LS_PATH`, `vendor/adt-ls/`, the newest
+     * `sapse.adt-vscode` editor extension).
+     * @throws rejects with `Explicit adt-ls binary is not a file: <path>. ...` when it is not a file
+     */
     path?: string
-    /** Arguments placed before adt-ls's own (JVM or JCo flags, `-consoleLog`). */
+    /** Arguments placed before adt-ls's own `-data` and `--pipe` (JVM or JCo flags, `-consoleLog`). */
     extraArgs?: string[]
-    /** More environment for adt-ls (adt-ls-native). */
+    /** More environment for the adt-ls process, laid over the inherited one. adt-ls-native addition. */
     extraEnv?: Record<string, string>
-    /** Bound on each start phase in ms, default 60 000 (adt-ls-native). */
+    /**
+     * Bound on each start phase (adt-ls connecting to the pipe, `initialize`), in milliseconds.
+     * adt-ls-native addition.
+     * @defaultValue 60000
+     */
     startTimeoutMs?: number
-    /** Bound on each LSP request in ms, default 300 000 (adt-ls-native). */
+    /**
+     * Bound on each LSP request, in milliseconds (code `ETIMEDOUT` when exceeded).
+     * adt-ls-native addition.
+     * @defaultValue 300000
+     */
     requestTimeoutMs?: number
   }
+  /** The SAP system. Omit together with `auth` for foundation mode. */
   connection?: ConnectionOptions
+  /**
+   * How to log on ({@link basic}, {@link bearer}, {@link clientCert}, {@link interactive},
+   * {@link custom}). Omit together with `connection` for foundation mode.
+   * @throws rejects with `Provide connection and auth together, or omit both for foundation mode.` when only one is given
+   */
   auth?: LogonStrategy
-  /** adt-ls destination id. Default 'ADTLS'. */
+  /**
+   * The adt-ls destination id (`adtLs/destinations/create`, `ensureLoggedOn`,
+   * `adtLs/mcp/setDestination`); reported by `health().destination`.
+   * @defaultValue 'ADTLS'
+   */
   destinationId?: string
-  /** First port tried for adt-ls's MCP server. Default 2240. */
+  /**
+   * First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`); a busy port moves
+   * on to the next, for up to 20 ports. `health().mcpPort` is the port in use.
+   * @defaultValue 2240
+   */
   mcpPort?: number
   /**
-   * Activity-gated keep-alive: while the client was used in the last 15 minutes, a liveness
-   * probe (a one-hit search) runs every period and a dead SAP session is logged on again.
-   * Default true (every 180 s). `{ intervalMs }` (adt-ls-native) turns it on with another
-   * period (a finite positive number of ms).
+   * Activity-gated keep-alive, only when connected: while the client was used in the last
+   * 15 minutes, a liveness probe (`connection.probe`, a one-hit `adtLs/repository/quickSearch`)
+   * runs every period, and a dead SAP session is logged on again (`ensureLoggedOn`). It never
+   * keeps Node running. `false` turns it off; `{ intervalMs }` (adt-ls-native addition) turns
+   * it on with another period.
+   * @defaultValue true (every 180 000 ms)
+   * @throws `createAdtLs` rejects with `ERR_OUT_OF_RANGE` for an `intervalMs` that is not a finite positive number
    */
-  keepAlive?: boolean | { intervalMs?: number }
-  /** Bound on each MCP call in ms, default 120 000 (adt-ls-native). */
+  keepAlive?:
+    | boolean
+    | {
+        /**
+         * Milliseconds between two keep-alive ticks (a finite positive number).
+         * @defaultValue 180000
+         */
+        intervalMs?: number
+      }
+  /**
+   * Bound on each call to adt-ls's MCP server (the whole HTTP exchange), in milliseconds.
+   * adt-ls-native addition.
+   * @defaultValue 120000
+   */
   mcpTimeoutMs?: number
-  /** Bound on `ensureLoggedOn` in ms, default 300 000 (adt-ls-native). */
+  /**
+   * Bound on `adtLs/destinations/ensureLoggedOn` (the whole logon, the user's interactive
+   * sign-in included), in milliseconds. adt-ls-native addition.
+   * @defaultValue 300000
+   */
   logonTimeoutMs?: number
 }
 
@@ -373,36 +596,74 @@ export interface AdtLsClient extends AsyncDisposable {
   [Symbol.asyncDispose](): Promise<void>
 }
 
+/** Where {@link resolveAdtLsPath} looks for the adt-ls binary. */
 export interface DiscoverOptions {
-  /** Explicit binary path (else `ADT_LS_PATH`); must be a regular file. */
+  /**
+   * The binary to use; it must be a regular file (no fall-through to the other sources).
+   * @defaultValue the `ADT_LS_PATH` environment variable (an empty value counts as unset)
+   */
   explicitPath?: string
-  /** Where to look for `vendor/adt-ls/` (default the current directory). */
+  /**
+   * Where to look for `vendor/adt-ls/<platform sub-path>`.
+   * @defaultValue `process.cwd()`
+   */
   repoRoot?: string
+  /** One editor extensions directory to search instead of the defaults. */
   extensionsDir?: string
+  /**
+   * Editor extensions directories to search, pooled: the newest `sapse.adt-vscode-<version>`
+   * across all of them wins.
+   * @defaultValue {@link defaultExtensionDirs}: VS Code, Cursor and VS Code Insiders under the home directory
+   */
   extensionsDirs?: string[]
+  /**
+   * Node platform name for the binary's sub-path.
+   * @defaultValue `process.platform`
+   */
   platform?: NodeJS.Platform | string
+  /**
+   * Node architecture name for the binary's sub-path.
+   * @defaultValue `process.arch`
+   */
   arch?: string
 }
 
-/** `{debug, info, warn, error}`, each taking one message. */
+/**
+ * Where the library's log lines go ({@link setLogger}). Each method takes one message; the
+ * library never writes to stdout, and secrets are masked before a line reaches a logger. A
+ * logger that throws is ignored.
+ */
 export interface Logger {
+  /** Detail: adt-ls's stderr output (`[adt-ls] <chunk>`), MCP connects. */
   debug(msg: string): void
+  /** Progress: `adt-ls ready: ...`, `adt-ls MCP federated on ...`, the TLS proxy's address. */
   info(msg: string): void
+  /** Recoverable trouble: an unverified adt-ls build, a busy MCP port, a failed background logon, a dead SAP session. */
   warn(msg: string): void
+  /** Failures the library could not handle itself. */
   error(msg: string): void
 }
 
-/** An MCP `CallToolResult` as returned by adt-ls's tools. */
+/** An MCP `CallToolResult` as adt-ls's tools return it (`raw.tool`), the input of {@link parseFederated}. */
 export interface FederatedResult {
-  content?: Array<{ text?: string }>
+  /** The result's content blocks; the first one's `text` is the tool's complete (usually JSON) payload. */
+  content?: Array<{
+    /** The block's text (for adt-ls's tools: the JSON payload, or an error message). */
+    text?: string
+  }>
+  /** `true` when the tool failed (the text then explains why). */
   isError?: boolean
+  /** The output-schema projection of the payload; may lack fields the text has. */
   structuredContent?: unknown
 }
 
-/** The effective values adt-ls's MCP server started with. */
+/** The values adt-ls's MCP server actually started with ({@link startMcpServer}); use these, not the requested ones. */
 export interface StartMcpServerResult {
+  /** The port the server listens on (`http://127.0.0.1:<port>/mcp`). */
   port: number
+  /** The bearer token every MCP request must carry. */
   token: string
+  /** The MCP server's version, when adt-ls reports it. */
   version?: string
 }
 
@@ -419,13 +680,13 @@ declare global {
   }
 }
 
-/** `await using driver = new AdtLsDriver(...)` calls `dispose()` at scope exit. */
+/** `await using driver = new AdtLsDriver(...)` calls {@link AdtLsDriver.dispose} at scope exit. */
 export interface AdtLsDriver extends AsyncDisposable {
   /** `dispose()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>
 }
 
-/** `await using mcp = new AdtLsMcpClient(...)` calls `close()` at scope exit. */
+/** `await using mcp = new AdtLsMcpClient(...)` calls {@link AdtLsMcpClient.close} at scope exit. */
 export interface AdtLsMcpClient extends AsyncDisposable {
   /** `close()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>

@@ -1,5 +1,5 @@
 // The usage examples of @marianfoo/adt-ls 0.5.0's README, with only the import path changed
-// (decisions D3). Each block is its own function; compiled with tsc --strict, never run.
+// (docs/decisions.md#d3). Each block is its own function; compiled with tsc --strict, never run.
 import { createAdtLs, basic, clientCert, resolveAdtLsPath, AdtLsDriver, startMcpServer } from 'adt-ls-native';
 import { readFileSync } from 'node:fs';
 

@@ -1,5 +1,5 @@
 // Code written against @marianfoo/adt-ls@0.5.0's declarations must type-check unchanged
-// against adt-ls-native's (decisions D3). Compiled with tsc --strict, never run.
+// against adt-ls-native's (docs/decisions.md#d3). Compiled with tsc --strict, never run.
 import {
   AdtLsDriver,
   MINIMUM_ADT_LS_VERSION,

@@ -1,4 +1,4 @@
-// The reference SDK's additions over npm 0.5.0 type-check too (decisions D3).
+// The reference SDK's additions over npm 0.5.0 type-check too (docs/decisions.md#d3).
 import { createAdtLs, parseAdtLsVersion } from 'adt-ls-native';
 import type { AdtLsCapabilities, McpTool, ParsedAdtLsVersion, TransportDiffPage } from 'adt-ls-native';
 

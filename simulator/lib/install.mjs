@@ -1,7 +1,7 @@
 // Installs the simulator as a fake `SAPSE.adt-vscode` editor extension, laid out exactly as
-// discovery expects (wire.md §6): `<home>/<editor dir>/extensions/sapse.adt-vscode-<version>-
+// discovery expects (docs/wire.md#discovery): `<home>/<editor dir>/extensions/sapse.adt-vscode-<version>-
 // <platform>-<arch>/adt-ls/<platform sub-path>`, plus the bundled JRE (keytool + cacerts)
-// where the SDK looks for it (wire.md §9.1).
+// where the SDK looks for it (docs/wire.md#jre-tools).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';

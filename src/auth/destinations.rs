@@ -1,6 +1,6 @@
-//! The `adtLs/destinations/*` requests the client sends (wire.md §8.1, api.md §4.5): the
+//! The `adtLs/destinations/*` requests the client sends (docs/wire.md#destinations): the
 //! method names, `initializeService`, `create` (a reentrance-ticket destination, never a
-//! password), `ensureLoggedOn` (bounded, decisions D5.3), `getLogonInfo`, and the
+//! password), `ensureLoggedOn` (bounded, docs/decisions.md#d5-3), `getLogonInfo`, and the
 //! `LogonInfo` result shape.
 
 use crate::error::{codes, Error, Result};

@@ -1,8 +1,8 @@
 //! The `interactive` strategy's `requestBrowserBasedLogon` handler: hand the logon URL to
 //! the user's `openUrl` without waiting for it and answer `true`; with no URL answer
-//! `false` (decisions D5.9). A failing `openUrl` is logged as a warning, never left unhandled.
+//! `false` (docs/decisions.md#d5-9). A failing `openUrl` is logged as a warning, never left unhandled.
 //! A URL naming our TLS proxy is handed over with the system's origin instead: the proxy
-//! serves adt-ls only (decisions D6), and a browser handles the system's TLS itself.
+//! serves adt-ls only (docs/decisions.md#d6), and a browser handles the system's TLS itself.
 
 use super::logon_url::extract_logon_url;
 use super::strategy::InteractiveUi;

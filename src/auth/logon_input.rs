@@ -1,8 +1,8 @@
-//! The `interactive` strategy's `requestLogonInput` handler (wire.md §8.3): prompt the user
+//! The `interactive` strategy's `requestLogonInput` handler (docs/wire.md#logon-input): prompt the user
 //! for each field adt-ls asks for, then answer in the format adt-ls used: 1.0.1+ (a
 //! `sensitiveFieldsSocketPort`) gets the sensitive answers as one JSON object over TCP to
 //! 127.0.0.1 (the address the JVM binds; never `localhost`/`::1`, where another local user
-//! could listen, decisions D6) before the reply `{nonSensitiveFields}`; 1.0.0 gets `{id, fields:[{key, value}]}`.
+//! could listen, docs/decisions.md#d6) before the reply `{nonSensitiveFields}`; 1.0.0 gets `{id, fields:[{key, value}]}`.
 //! An empty answer cancels (`null`). Sensitive answers are registered for redaction and
 //! never logged.
 
@@ -188,7 +188,7 @@ async fn send_sensitive_fields(port: u16, fields: &Value) -> Result<()> {
 }
 
 /// adt-ls (a JVM) binds its sensitive-fields socket on 127.0.0.1. No IPv6 fallback: a
-/// listener on `[::1]:<port>` may belong to another local user (decisions D6).
+/// listener on `[::1]:<port>` may belong to another local user (docs/decisions.md#d6).
 async fn connect_localhost(port: u16) -> std::io::Result<TcpStream> {
     TcpStream::connect(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port)).await
 }

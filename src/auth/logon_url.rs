@@ -1,4 +1,4 @@
-//! Finding the reentrance `logonUrl` in a `requestBrowserBasedLogon` payload (wire.md §8.1):
+//! Finding the reentrance `logonUrl` in a `requestBrowserBasedLogon` payload (docs/wire.md#destinations):
 //! the structured field first, then any `http(s):` run containing `reentranceticket` in the
 //! compact JSON text (what `/https?:[^"\\]*reentranceticket[^"\\]*/` matches).
 

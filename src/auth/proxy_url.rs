@@ -1,4 +1,4 @@
-//! Logon URLs that name our TLS proxy, for handlers outside the engine (decisions D6). The
+//! Logon URLs that name our TLS proxy, for handlers outside the engine (docs/decisions.md#d6). The
 //! proxy serves adt-ls only (mutual TLS with adt-ls's per-run identity), so a browser or a
 //! user's own `requestBrowserBasedLogon` handler (a `custom` strategy) could not open such
 //! a URL: they get the same URL with the system's origin instead, and handle the system's

@@ -1,4 +1,4 @@
-//! Headless reentrance-ticket logon, "browser emulation" (wire.md §8.2): GET the logonUrl
+//! Headless reentrance-ticket logon, "browser emulation" (docs/wire.md#reentrance-logon): GET the logonUrl
 //! with the credentials and without following redirects, expect a redirect whose
 //! `Location` carries the ticket to adt-ls's local listener, then deliver it there (first
 //! `localhost` replaced by `127.0.0.1`, no credentials, status ignored). The logonUrl must

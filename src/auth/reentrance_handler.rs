@@ -1,7 +1,7 @@
 //! The `requestBrowserBasedLogon` handler of the headless strategies (basic, bearer,
 //! clientCert). It answers `true` AT ONCE and runs the reentrance flow in the background:
 //! adt-ls's ticket listener answers the delivery only after it has that reply, so awaiting
-//! the flow first would deadlock (wire.md §8.2). Background failures are logged and told to
+//! the flow first would deadlock (docs/wire.md#reentrance-logon). Background failures are logged and told to
 //! the context's failure listener.
 
 use super::logon_url::extract_logon_url;

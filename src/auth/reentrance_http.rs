@@ -1,7 +1,7 @@
 //! The HTTP side of the reentrance flow: one reqwest client per logon (no proxy, never
 //! following redirects, every request bounded) whose TLS either skips verification
 //! (`insecure`, the reference's `rejectUnauthorized: false`) or trusts the Mozilla roots
-//! plus `extraCaCerts` (decisions D5.8), and a GET that drains the body and reports the
+//! plus `extraCaCerts` (docs/decisions.md#d5-8), and a GET that drains the body and reports the
 //! status and `Location`. Error texts never carry a URL's query (it may hold a ticket).
 
 use super::strategy::LogonContext;
@@ -22,7 +22,7 @@ pub struct GetOutcome {
 
 /// The client for one logon whose ticket request goes to `target`. When `target` is our own
 /// TLS proxy, the client presents adt-ls's per-run identity, which the proxy requires
-/// (decisions D6).
+/// (docs/decisions.md#d6).
 pub fn reentrance_client(ctx: &LogonContext, timeout: Duration, target: &Url) -> Result<Client> {
     if rustls::crypto::CryptoProvider::get_default().is_none() {
         // reqwest asks for the process default; losing an install race is fine.

@@ -1,4 +1,4 @@
-//! Installing a strategy's server->client handlers on the driver (api.md §4.6): basic,
+//! Installing a strategy's server->client handlers on the driver (docs/wire.md#logon-strategies): basic,
 //! bearer and clientCert get the reentrance handler (clientCert without credentials, the TLS
 //! proxy presents the certificate); interactive gets the browser-logon handler plus, when
 //! the user can be prompted, the logon-input handler; custom runs the user's registrar.

@@ -1,4 +1,4 @@
-//! Logon strategies (api.md §4.6, decisions D4): the built-in ones (`basic`, `bearer`,
+//! Logon strategies (docs/wire.md#logon-strategies, docs/decisions.md#d4): the built-in ones (`basic`, `bearer`,
 //! `clientCert`) run natively; `interactive` runs natively around the user's two callbacks;
 //! `custom` hands the user's own `register(driver, ctx)` the driver. A strategy keeps the
 //! reference's shape: `kind`, `user`, `clientCert` and `register`.
@@ -74,7 +74,7 @@ pub type FailureListener = Arc<dyn Fn(crate::error::Error) + Send + Sync>;
 pub struct LogonContext {
     /// `connection.selfSigned`: the reentrance GET may skip certificate verification.
     pub insecure: bool,
-    /// `extraCaCerts` contents, trusted by the reentrance GET (decisions D5.8).
+    /// `extraCaCerts` contents, trusted by the reentrance GET (docs/decisions.md#d5-8).
     pub extra_ca_pems: Vec<Vec<u8>>,
     /// The destination's client, sent as `sap-client` on the ticket request.
     pub sap_client: Option<String>,

@@ -1,4 +1,4 @@
-//! Connected mode (api.md §5.2 steps 4 and 7, §6.0, wire.md §11.2): TLS material and the
+//! Connected mode (docs/wire.md#startup-order steps 4 and 7, docs/wire.md#resilience): TLS material and the
 //! localhost proxy, strategy registration, the destination, `ensureLoggedOn` with its
 //! `getLogonInfo` fallback, and afterwards the session upkeep: re-logon, the liveness probe,
 //! revive-if-dead and the activity-gated keep-alive.

@@ -1,4 +1,4 @@
-//! The `lifecycle` namespace (api.md §6.4): resolve, create / update / activate / test /
+//! The `lifecycle` namespace (docs/wire.md#lifecycle): resolve, create / update / activate / test /
 //! delete an object, generators, validation and the creation metadata. Writes live in
 //! `writes` (with the session-death retry), the activation result in `activation`, the
 //! MCP-backed calls in `tools`, the native creation form in `creation_form`.

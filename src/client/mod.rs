@@ -1,4 +1,4 @@
-//! The unified client behind `createAdtLs` (api.md §5, §6): startup orchestration, the shared
+//! The unified client behind `createAdtLs` (docs/wire.md#startup-order, docs/wire.md#client-methods): startup orchestration, the shared
 //! machinery every namespace uses (activity tracking, the destination guard, LSP requests and
 //! MCP tool calls wrapped in re-logon), `health()`, and dispose. Namespaces live in their own
 //! modules and are reached through [`dispatch`].

@@ -1,4 +1,4 @@
-//! The `navigation` namespace (api.md §6.5): code intelligence on one object's document.
+//! The `navigation` namespace (docs/wire.md#navigation): code intelligence on one object's document.
 //! Every method resolves the object, then works inside `documents::with_open_document`
 //! (readFile, didOpen, the query, didClose; serialised per URI). Positions come from a
 //! `Locator` (`locator`); each group of requests has its own module.

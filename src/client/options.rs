@@ -1,4 +1,4 @@
-//! `createAdtLs` options as the engine sees them (api.md §5.1), the reference's guards
+//! `createAdtLs` options as the engine sees them (docs/wire.md#startup-order), the reference's guards
 //! (validated before anything is allocated), and adt-ls-native's additions (timeouts, extra
 //! environment for adt-ls).
 
@@ -14,7 +14,7 @@ use std::time::Duration;
 pub const DEFAULT_DESTINATION_ID: &str = "ADTLS";
 pub const DEFAULT_PROBE_PATTERN: &str = "CL_ABAP_TYPEDESCR";
 pub const DEFAULT_PROBE_TYPE: &str = "CLAS/OC";
-/// Bound on `ensureLoggedOn` (the reference has none; decisions D5.3).
+/// Bound on `ensureLoggedOn` (the reference has none; docs/decisions.md#d5-3).
 pub const DEFAULT_LOGON_TIMEOUT: Duration = Duration::from_secs(300);
 
 pub const BOTH_OR_NEITHER: &str =

@@ -1,4 +1,4 @@
-//! The `quality` namespace (api.md §6.6): ATC variants and runs, and ABAP Unit with
+//! The `quality` namespace (docs/wire.md#quality): ATC variants and runs, and ABAP Unit with
 //! coverage, all on the object's resolved AFF URI. The ATC run (60 s) and the unit-test run
 //! (120 s) are raced against `timeoutMs` with the reference's texts.
 

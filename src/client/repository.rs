@@ -1,4 +1,4 @@
-//! The `repository` namespace (api.md §6.2): quick search (cold retry on request, then
+//! The `repository` namespace (docs/wire.md#repository): quick search (cold retry on request, then
 //! search-with-revive; any hit marks the backend live), users, ADT path to AFF URI, and file
 //! operations by repotree URI.
 

@@ -1,4 +1,4 @@
-//! Finding an object by name (api.md §6.0 `resolveAffUri`, §3.5): the `ObjectRef` a caller
+//! Finding an object by name (`resolveAffUri`, docs/wire.md#object-resolution): the `ObjectRef` a caller
 //! passes, quick search with cold retry and revive, the exact (case-insensitive) name match
 //! with a `uri`, `getLsUri`, and the AFF URI helpers (class includes, the `.json` metadata
 //! file, the "not supported" placeholder).
@@ -154,7 +154,7 @@ pub fn include_aff_uri(main_uri: &str, include: &str) -> Option<String> {
         .map(|stem| format!("{stem}.clas.{include}.abap"))
 }
 
-/// decisions D5.15: an include on an object that has none is an error, not ignored.
+/// docs/decisions.md#d5-15: an include on an object that has none is an error, not ignored.
 fn no_includes(r: &ObjectRef, include: &str) -> Error {
     invalid(format!(
         "Object {} ({}) has no includes: include \"{include}\" is only available for classes (CLAS/OC).",

@@ -1,7 +1,7 @@
-//! The `services` namespace (api.md §6.7): run a console application, service-binding
+//! The `services` namespace (docs/wire.md#services): run a console application, service-binding
 //! details and publishing over LSP (after a best-effort readFile, without which adt-ls
 //! answers "Unsupported Object Type"), and OData service information over MCP. An unknown
-//! `service` name is an error listing the binding's services (decisions D5.6).
+//! `service` name is an error listing the binding's services (docs/decisions.md#d5-6).
 
 use super::args::{self, invalid, Args};
 use super::repository::read;

@@ -1,4 +1,4 @@
-//! The `source` namespace (api.md §6.3): read an object's source (or a class include) by
+//! The `source` namespace (docs/wire.md#source): read an object's source (or a class include) by
 //! name; adt-ls's "not supported" placeholder becomes the reference's error.
 
 use super::args::Args;

@@ -1,7 +1,7 @@
-//! `createAdtLs` startup in the reference's order (wire.md §5): guards, binary, a private work
+//! `createAdtLs` startup in the reference's order (docs/wire.md#startup-order): guards, binary, a private work
 //! dir, (TLS), adt-ls, the isolated destination store, (logon), adt-ls's MCP server with port
 //! fallback and the MCP session, (warm-up and keep-alive). A failure at any step releases
-//! everything made so far (decisions D5.17): MCP session, adt-ls, proxy, work dir.
+//! everything made so far (docs/decisions.md#d5-17): MCP session, adt-ls, proxy, work dir.
 
 use super::connect_session::{self, PreparedTls};
 use super::options::ClientOptions;
@@ -204,7 +204,7 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
 
 /// adt-ls's MCP endpoint: the IP literal its server binds (127.0.0.1), never `localhost`,
 /// which may resolve to `::1` first where another local user can listen and would receive
-/// the bearer token (decisions D6; the reference dials `http://localhost:<port>/mcp`).
+/// the bearer token (docs/decisions.md#d6; the reference dials `http://localhost:<port>/mcp`).
 pub fn mcp_endpoint(port: i64) -> String {
     format!("http://127.0.0.1:{port}/mcp")
 }

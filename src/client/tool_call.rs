@@ -1,5 +1,5 @@
 //! MCP-backed convenience calls: the tool call (activity + re-logon), the federated unwrap
-//! (`parseFederated`), and decisions D5.12: an `isError` result rejects with code
+//! (`parseFederated`), and docs/decisions.md#d5-12: an `isError` result rejects with code
 //! `ADT_TOOL_ERROR`, a message `<what>: <tool text>` and the parsed payload as `data`.
 
 use super::Client;

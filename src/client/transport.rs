@@ -1,4 +1,4 @@
-//! The `transport` namespace (api.md §6.8): the MCP transport tools (`tools`: find, create,
+//! The `transport` namespace (docs/wire.md#transport): the MCP transport tools (`tools`: find, create,
 //! the paged diff), the native CTS requests on one object (`objects`: assign, check, lock
 //! status) and the normalised, filtered, capped transport list (`list`).
 

@@ -1,10 +1,10 @@
 //! `AdtLsDriver`: one adt-ls process and its LSP connection. Start: private data dir, pipe
 //! listener, spawn, wait for adt-ls to connect (racing its exit and a timeout), `initialize`
-//! with `userAgentInfos`, the version gate BEFORE `initialized` (decisions D5.11), then
-//! `initialized`. Any failure releases everything it made (D5.17). Dispose rejects pending
+//! with `userAgentInfos`, the version gate BEFORE `initialized` (docs/decisions.md#d5-11), then
+//! `initialized`. Any failure releases everything it made (#d5-17). Dispose rejects pending
 //! requests, closes the pipe, kills the process tree (waiting up to 5 s) and removes what the
 //! driver owns. While running, a dead adt-ls fails every pending request within a second with
-//! its exit status and last output (D5.2).
+//! its exit status and last output (docs/decisions.md#d5-2).
 
 pub mod router;
 
@@ -26,7 +26,7 @@ use tokio::sync::watch;
 
 /// Default for `start(timeoutMs)`.
 pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_millis(60_000);
-/// Default bound on any single LSP request (decisions D5.3; the reference has none).
+/// Default bound on any single LSP request (docs/decisions.md#d5-3; the reference has none).
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_millis(300_000);
 /// How long dispose waits for the killed process to exit.
 const EXIT_WAIT: Duration = Duration::from_millis(5_000);

@@ -15,8 +15,37 @@ use napi::JsValue;
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// Start adt-ls (discovered or `adtLs.path`), its MCP server and, with `connection` + `auth`,
-/// log on to the SAP system. Resolves with the unified client.
+/// Start adt-ls and return the unified client. In order: check the options, find the binary
+/// ({@link resolveAdtLsPath} or `adtLs.path`), make a private work dir, prepare TLS (with
+/// `connection.selfSigned` or `extraCaCerts`), start adt-ls ({@link AdtLsDriver}), point it at a
+/// private destination store (`adtLs/destinations/initializeService`), log on with `auth` when
+/// `connection` is given (`adtLs/destinations/create`, `ensureLoggedOn`), start adt-ls's MCP
+/// server (`adtLs/mcp/startMCPServer`, port fallback from `mcpPort`) and connect to it, then
+/// probe the session and start the keep-alive. Without `connection` and `auth` the client runs in
+/// foundation mode: no system is contacted and destination-scoped methods reject with
+/// `No ABAP destination is connected.`.
+///
+/// Call `dispose()` when done (or hold the client with `await using`). A failure at any step
+/// releases everything made so far before the promise rejects. Every method of the client
+/// returns a promise and never throws synchronously.
+///
+/// @throws rejects with `Provide connection and auth together, or omit both for foundation mode.`
+/// @throws rejects with `clientCert auth requires connection.selfSigned — the reverse proxy presents the client cert to the backend.`
+/// @throws rejects with the discovery errors of {@link resolveAdtLsPath}, the start errors of
+/// {@link AdtLsDriver.start} and `ERR_INVALID_ARG_VALUE` / `ERR_OUT_OF_RANGE` for bad option values
+/// @throws rejects with `Logon to <id> did not reach 'connected' (<state>[: <message>]).` when the
+/// logon fails
+/// @example
+/// ```ts
+/// import { createAdtLs, basic } from 'adt-ls-native';
+///
+/// const adt = await createAdtLs({
+///   connection: { systemUrl: 'https://a4h.example.com:44300', client: '001' },
+///   auth: basic('DEVELOPER', process.env.SAP_PASSWORD!),
+/// });
+/// const { references } = await adt.repository.search('CL_ABAP_*', { types: ['CLAS/OC'] });
+/// await adt.dispose();
+/// ```
 #[napi(
     ts_args_type = "opts: CreateAdtLsOptions",
     ts_return_type = "Promise<AdtLsClient>"

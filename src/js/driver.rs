@@ -31,6 +31,22 @@ impl ServerRequestHandler for JsRequestHandler {
     }
 }
 
+/// One adt-ls process and its LSP connection: the building block under `createAdtLs`, for
+/// talking LSP to adt-ls yourself. The driver listens on a private local socket (a named pipe on
+/// Windows), spawns adt-ls with `--pipe=<address>`, and speaks JSON-RPC over it exactly as
+/// vscode-jsonrpc does. Server->client requests go to the handlers you register (unhandled ones
+/// are answered `null`). The process tree is killed on `dispose()`, and also when Node exits.
+///
+/// @example
+/// ```ts
+/// await using driver = new AdtLsDriver(resolveAdtLsPath());
+/// driver.setRequestHandler('adtLs/destinations/requestBrowserBasedLogon', () => true);
+/// const init = await driver.start();
+/// console.log(init.serverInfo?.version);
+/// await driver.sendRequest('adtLs/destinations/initializeService', {
+///   destinationsStorePath: '/tmp/my-store.json', workspaceFolderUris: [], fileUris: [],
+/// });
+/// ```
 #[napi]
 pub struct AdtLsDriver {
     driver: Driver,
@@ -38,7 +54,11 @@ pub struct AdtLsDriver {
 
 #[napi]
 impl AdtLsDriver {
-    /// Prepare a driver for the adt-ls binary at `binPath`; nothing is spawned until `start`.
+    /// Prepare a driver for the adt-ls binary at `binPath`; nothing is spawned until `start()`.
+    ///
+    /// @param binPath - the adt-ls executable, e.g. from {@link resolveAdtLsPath}
+    /// @param opts - data dir, environment, extra arguments, handlers, identity, request timeout
+    /// @throws `ERR_INVALID_ARG_TYPE` / `ERR_OUT_OF_RANGE` for an option of the wrong type or range
     #[napi(
         constructor,
         ts_args_type = "binPath: string, opts?: AdtLsDriverOptions"
@@ -101,13 +121,26 @@ impl AdtLsDriver {
         AdtLsDriver { driver }
     }
 
-    /// The `initialize` result while started, else `undefined`.
+    /// What adt-ls answered to `initialize` (server identity and capabilities) while started;
+    /// `undefined` before `start()` resolves and after `dispose()`.
     #[napi(getter, ts_return_type = "AdtLsInitializeResult | undefined")]
     pub fn initialize_result(&self) -> Json {
         Json(self.driver.initialize_result())
     }
 
-    /// Spawn adt-ls and complete the LSP handshake (default timeout 60 000 ms per phase).
+    /// Spawn adt-ls and complete the LSP handshake: create the data dir, listen, spawn, wait for
+    /// adt-ls to connect, send `initialize` (with `userAgentInfos`, which adt-ls needs), check the
+    /// version ({@link assertSupportedAdtLsVersion}), then send `initialized`. Logs
+    /// `adt-ls ready: <name> <version>`. Any failure releases everything start made, then rejects.
+    ///
+    /// @param timeoutMs - bound on connecting and on `initialize`, each (default 60 000 ms)
+    /// @returns the `initialize` result
+    /// @throws rejects with `AdtLsDriver already started` while starting or started
+    /// @throws rejects with the spawn error (message containing `ENOENT` / `EACCES`)
+    /// @throws rejects with `adt-ls LSP connect timed out after <ms>ms`,
+    /// `adt-ls exited (code <c>) before LSP connect.` plus adt-ls's last output, or
+    /// `adt-ls initialize timed out after <ms>ms`
+    /// @throws rejects with `Unsupported adt-ls version <v>. ...` for an adt-ls older than 1.1.2
     #[napi(
         ts_args_type = "timeoutMs?: number",
         ts_return_type = "Promise<AdtLsInitializeResult>"
@@ -120,8 +153,16 @@ impl AdtLsDriver {
         coded(&env, self.driver.start(timeout), |_, v| Ok(Json(Some(v))))
     }
 
-    /// Send an LSP request; params are encoded as vscode-jsonrpc does (a non-object is
-    /// wrapped in a one-element array, an absent one is `[null]`).
+    /// Send an LSP request (standard or `adtLs/*`) and resolve with its result. `params` are encoded
+    /// as vscode-jsonrpc does: an object as it is; anything else is wrapped in a one-element array,
+    /// and an absent one is sent as `[null]` (so `sendRequest('adtLs/destinations/ensureLoggedOn', 'A4H')`
+    /// sends `["A4H"]`).
+    ///
+    /// @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call
+    /// @throws rejects with `AdtLsDriver not started` before `start()` or after `dispose()`
+    /// @throws rejects with adt-ls's own error: its `message` verbatim, its numeric `code` and `data`
+    /// @throws rejects with code `ETIMEDOUT` after the timeout, and with code `ERR_ADT_LS_EXITED`
+    /// (`adt-ls exited (code <c>) while <method> was pending.` plus its last output) when adt-ls dies
     #[napi(
         ts_generic_types = "T = unknown",
         ts_args_type = "method: string, params?: unknown, opts?: { timeoutMs?: number }",
@@ -157,7 +198,10 @@ impl AdtLsDriver {
         )
     }
 
-    /// Send an LSP notification.
+    /// Send an LSP notification (e.g. `textDocument/didOpen`); params are encoded as for
+    /// `sendRequest`. Resolves once written, in call order with requests.
+    ///
+    /// @throws rejects with `AdtLsDriver not started` before `start()` or after `dispose()`
     #[napi(
         ts_args_type = "method: string, params?: unknown",
         ts_return_type = "Promise<void>"
@@ -185,8 +229,12 @@ impl AdtLsDriver {
         )
     }
 
-    /// Answer the server->client request `method` with `handler` (sync or async). A throw
-    /// or rejection is sent back as a JSON-RPC error; `undefined` is answered `null`.
+    /// Answer the server->client request `method` (e.g.
+    /// `adtLs/destinations/requestBrowserBasedLogon`) with `handler` from now on, replacing an
+    /// earlier one; works before and after `start()`. The handler may be sync or async; `undefined`
+    /// is answered `null`, and a throw or rejection is sent back as the JSON-RPC error
+    /// `Request <method> failed with message: <msg>`. Handlers run concurrently with everything
+    /// else, so one may wait (for a user, say) while adt-ls keeps talking.
     #[napi(ts_args_type = "method: string, handler: ServerRequestHandler")]
     pub fn set_request_handler(
         &self,
@@ -200,7 +248,9 @@ impl AdtLsDriver {
         Ok(())
     }
 
-    /// Stop adt-ls and release everything. Idempotent.
+    /// Stop adt-ls and release everything: pending requests reject, the pipe closes, the process tree
+    /// is killed (waiting up to 5 s for it), and the data dir is removed when the driver made it. No
+    /// LSP `shutdown` is sent. Idempotent; never rejects.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn dispose(&self, env: Env) -> Result<AsyncBlock<()>> {
         let teardown = self.driver.dispose();
@@ -215,7 +265,7 @@ impl AdtLsDriver {
     }
 }
 
-/// A promise that rejects at once (API methods never throw synchronously, decisions D5.4).
+/// A promise that rejects at once (API methods never throw synchronously, docs/decisions.md#d5-4).
 pub fn rejected<T: ToNapiValue + Send + 'static>(
     env: &Env,
     e: EngineError,

@@ -11,7 +11,10 @@ use napi::JsValue;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-/// Errors created by adt-ls-native; see docs/errors.md for the codes.
+/// The class of every error adt-ls-native creates: `err instanceof AdtLsError` (and
+/// `instanceof Error`) holds for every rejection and throw of the library, from `import` and
+/// `require` alike. Each carries a stable `code` (see docs/errors.md), adt-ls's JSON-RPC `data`
+/// where there is one, and the caller's stack. Not constructible: `new AdtLsError()` throws.
 #[napi]
 pub struct AdtLsError {}
 

@@ -12,10 +12,17 @@ use napi::bindgen_prelude::*;
 use serde_json::Value;
 use std::path::PathBuf;
 
+/// The oldest adt-ls accepted: `1.1.2`. adt-ls 1.1.2 changed the request shapes (`fileUris`,
+/// coverage `uris`, delete `options`, VFS mode), so older builds cannot work with this library.
 #[napi]
 pub const MINIMUM_ADT_LS_VERSION: &str = "1.1.2";
+/// The version of SAP's `SAPSE.adt-vscode` editor extension that ships the verified adt-ls:
+/// `1.1.2`. Install at least this one for discovery to find a usable adt-ls.
 #[napi]
 pub const REQUIRED_SAPSE_ADT_VSCODE_VERSION: &str = "1.1.2";
+/// The adt-ls build this library is verified against: `1.1.2.202608131517`. Any other
+/// supported build works, with the warning `adt-ls <v> is supported but not the verified build
+/// <this>.` logged at start.
 #[napi]
 pub const VERIFIED_ADT_LS_VERSION: &str = "1.1.2.202608131517";
 
@@ -50,7 +57,17 @@ const fn const_str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// `[major, minor, patch]` of a version like `1.1.2.202608131517`, else `undefined`.
+/// Parse an adt-ls version (`serverInfo.version` from `initialize`): the first three
+/// dot-separated integers, followed by `.` or the end.
+///
+/// @param version - e.g. `1.1.2.202608131517`
+/// @returns `[1, 1, 2]` for that example; `undefined` when `version` is missing or does not
+/// start with three integers
+/// @example
+/// ```ts
+/// parseAdtLsVersion('1.1.2.202608131517') // [1, 1, 2]
+/// parseAdtLsVersion('dev')                // undefined
+/// ```
 #[napi(
     ts_args_type = "version?: string",
     ts_return_type = "ParsedAdtLsVersion | undefined"
@@ -64,13 +81,19 @@ pub fn parse_adt_ls_version(version: Option<String>) -> OrUndefined<Vec<f64>> {
     )
 }
 
-/// True when `version` is at least `MINIMUM_ADT_LS_VERSION`.
+/// Whether an adt-ls version is supported: it parses ({@link parseAdtLsVersion}) and is at
+/// least {@link MINIMUM_ADT_LS_VERSION}, compared numerically (`1.10.0` > `1.9.0`). Never throws.
 #[napi(ts_args_type = "version?: string")]
 pub fn is_supported_adt_ls_version(version: Option<String>) -> bool {
     version::is_supported_adt_ls_version(version.as_deref())
 }
 
-/// Throws the reference's "Unsupported adt-ls version" error unless supported.
+/// The version gate {@link AdtLsDriver.start} applies: returns when
+/// {@link isSupportedAdtLsVersion} holds, and throws otherwise.
+///
+/// @throws Error `Unsupported adt-ls version <v>. adt-ls-native requires adt-ls >= 1.1.2
+/// (verified 1.1.2.202608131517). Update the SAPSE.adt-vscode extension or provide a newer
+/// ADT_LS_PATH.` (`<missing>` for an absent version)
 #[napi(ts_args_type = "version?: string")]
 pub fn assert_supported_adt_ls_version(env: Env, version: Option<String>) -> Result<()> {
     match version::assert_supported_adt_ls_version(version.as_deref()) {
@@ -79,7 +102,14 @@ pub fn assert_supported_adt_ls_version(env: Env, version: Option<String>) -> Res
     }
 }
 
-/// The path of the adt-ls binary below an extension's `adt-ls/` folder, as segments.
+/// The adt-ls binary's path below the `adt-ls/` folder of a `sapse.adt-vscode` install, as path
+/// segments: e.g. `['linux', 'gtk', 'x86_64', 'adt-ls']` on Linux x64, or
+/// `['macosx', 'cocoa', 'aarch64', 'Adt-ls.app', 'Contents', 'MacOS', 'adt-ls']` on Apple silicon.
+///
+/// @param platform - a Node platform name (default `process.platform`)
+/// @param arch - a Node architecture name (default `process.arch`)
+/// @throws Error `Unsupported platform: <platform>` outside darwin, linux and win32 (the platforms
+/// SAP ships adt-ls for)
 #[napi(ts_args_type = "platform?: string, arch?: string")]
 pub fn platform_sub_path(
     env: Env,
@@ -91,7 +121,11 @@ pub fn platform_sub_path(
     discovery::platform_sub_path(&platform, &arch).or_else(|e| throw(&env, e))
 }
 
-/// The VS Code, Cursor and VS Code Insiders extension roots under `home`.
+/// The editor extension directories discovery searches by default: `<home>/.vscode/extensions`
+/// (VS Code), `<home>/.cursor/extensions` (Cursor) and `<home>/.vscode-insiders/extensions`
+/// (VS Code Insiders), on every OS.
+///
+/// @param home - the home directory (default `os.homedir()`)
 #[napi(ts_args_type = "home?: string")]
 pub fn default_extension_dirs(env: Env, home: Option<String>) -> Vec<String> {
     let home = home
@@ -104,8 +138,22 @@ pub fn default_extension_dirs(env: Env, home: Option<String>) -> Vec<String> {
         .collect()
 }
 
-/// Find the adt-ls binary: explicit path / `ADT_LS_PATH`, `vendor/adt-ls/`, then the newest
-/// `sapse.adt-vscode` install across VS Code, Cursor and Insiders.
+/// Find the adt-ls binary, in this order: `opts.explicitPath` or the `ADT_LS_PATH` environment
+/// variable (must be a file; no fall-through), `<repoRoot>/vendor/adt-ls/<platform sub-path>`,
+/// then the newest `sapse.adt-vscode-<version>` install pooled across the editor extension
+/// directories (VS Code, Cursor, VS Code Insiders). `createAdtLs` calls it unless `adtLs.path`
+/// is given.
+///
+/// @returns the absolute path of the binary
+/// @throws Error `Explicit adt-ls binary is not a file: <path>. Check adtLs.path / ADT_LS_PATH.`
+/// @throws Error `adt-ls binary not found. Set ADT_LS_PATH, drop it in vendor/adt-ls/, or install
+/// the 'sapse.adt-vscode' extension. Tried:` followed by one line per candidate path
+/// @throws Error `Unsupported platform: <platform>`
+/// @example
+/// ```ts
+/// const bin = resolveAdtLsPath();                                 // discovered
+/// const mine = resolveAdtLsPath({ explicitPath: '/opt/adt-ls' }); // must exist
+/// ```
 #[napi(ts_args_type = "opts?: DiscoverOptions")]
 pub fn resolve_adt_ls_path(env: Env, opts: Option<Object>) -> Result<String> {
     let mut o = DiscoverOptions::from_host(&super::host::capture(&env));
@@ -125,7 +173,10 @@ pub fn resolve_adt_ls_path(env: Env, opts: Option<Object>) -> Result<String> {
     }
 }
 
-/// adt-ls's argv: `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`.
+/// The argument list adt-ls is started with:
+/// `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`.
+/// `extraArgs` (JVM or JCo flags such as `-Djco.middleware.snc_lib=…`, or `-consoleLog`) come
+/// first, where JVM launchers expect them. Pure: no I/O.
 #[napi(ts_args_type = "opts: { dataDir: string; pipeName: string; extraArgs?: string[] }")]
 pub fn compose_spawn_args(opts: Object) -> Result<Vec<String>> {
     let data_dir = opts.get::<String>("dataDir")?.unwrap_or_default();
@@ -134,7 +185,16 @@ pub fn compose_spawn_args(opts: Object) -> Result<Vec<String>> {
     Ok(args::compose_spawn_args(&data_dir, &pipe_name, &extra))
 }
 
-/// Apply LSP text edits (positions in UTF-16 code units, like JS string indices).
+/// Apply LSP text edits to a text and return the result (pure). Positions are 0-based and count
+/// UTF-16 code units, like JavaScript string indices; edits are applied from the last to the
+/// first, so one never shifts another (they must not overlap, as LSP requires).
+/// `navigation.format` uses it on adt-ls's `textDocument/formatting` edits.
+///
+/// @example
+/// ```ts
+/// applyTextEdits('DATA x.', [{ range: { start: { line: 0, character: 5 }, end: { line: 0, character: 6 } }, newText: 'lv_x' }])
+/// // 'DATA lv_x.'
+/// ```
 #[napi(ts_args_type = "text: string, edits: TextEdit[]")]
 pub fn apply_text_edits(
     env: Env,
@@ -161,7 +221,11 @@ pub fn apply_text_edits(
     )))
 }
 
-/// Decode LSP semantic tokens (5-tuples) with the legend's names.
+/// Decode LSP semantic tokens (`textDocument/semanticTokens/full`'s `data`: a flat array of
+/// delta-encoded 5-tuples `[Δline, Δstart, length, typeIndex, modifierBits]`) into tokens with
+/// absolute 0-based positions and the legend's type and modifier names (pure). `undefined`
+/// gives `[]`; a trailing incomplete tuple is ignored. `navigation.semanticTokens` uses it with
+/// the legend adt-ls advertised in `initialize`.
 #[napi(
     ts_args_type = "data: number[] | undefined, legend: SemanticTokensLegend",
     ts_return_type = "DecodedToken[]"
@@ -188,7 +252,17 @@ fn js_number_to_i64(v: &Value) -> i64 {
     }
 }
 
-/// Unwrap an MCP tool result into `{ok, data, text}` (text preferred over structuredContent).
+/// Unwrap the result of one of adt-ls's MCP tools (as `raw.tool` returns it) into
+/// `{ ok, data, text }`: `text` is `content[0].text` (or `''`), `ok` is `!isError`, and `data` is
+/// the parsed `text` when it is JSON, else `structuredContent`, else `text`. The text is
+/// preferred because `structuredContent` is a schema projection that can lose fields (e.g.
+/// `fetch_services` drops `odataVersion`). Never throws for a tool failure: check `ok`.
+///
+/// @example
+/// ```ts
+/// const { ok, data, text } = parseFederated(await adt.raw.tool('abap_list_destinations'));
+/// if (!ok) throw new Error(text);
+/// ```
 #[napi(
     ts_args_type = "res: FederatedResult",
     ts_return_type = "{ ok: boolean; data: unknown; text: string }"

@@ -103,7 +103,16 @@ pub fn debug_from_env(env: &Env) {
     );
 }
 
-/// Route every log line of the library to `logger` (`{debug, info, warn, error}`).
+/// Send every log line of the library to `logger` from now on (process-wide). Lines arrive in
+/// order on the JS thread; secrets are masked; a logger that throws is ignored. The default is
+/// {@link silentLogger}. Setting a logger also turns off the stderr logging that the `DEBUG`
+/// environment variable (`DEBUG=adt-ls-native`) enables.
+///
+/// @example
+/// ```ts
+/// setLogger(stderrLogger('[my-app]'));
+/// setLogger({ debug() {}, info: console.error, warn: console.error, error: console.error });
+/// ```
 #[napi(ts_args_type = "logger: Logger")]
 pub fn set_logger(env: Env, logger: Object) -> Result<()> {
     ensure_pump(&env)?;
@@ -116,7 +125,10 @@ pub fn set_logger(env: Env, logger: Object) -> Result<()> {
     Ok(())
 }
 
-/// A logger writing `<prefix> <level>: <msg>` lines to stderr (default prefix `[adt-ls]`).
+/// A {@link Logger} that writes `<prefix> <level>: <msg>` lines to stderr (never stdout, so an
+/// MCP server speaking over stdio stays clean).
+///
+/// @param prefix - default `[adt-ls]`
 #[napi(ts_args_type = "prefix?: string", ts_return_type = "Logger")]
 pub fn stderr_logger(env: &Env, prefix: Option<String>) -> Result<Object<'_>> {
     let prefix = prefix.unwrap_or_else(|| "[adt-ls]".to_string());
@@ -142,12 +154,16 @@ pub fn stderr_logger(env: &Env, prefix: Option<String>) -> Result<Object<'_>> {
 
 /// The default sink: every level is a no-op.
 mod silent {
+    /// Does nothing (the default logger drops every line).
     #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
     pub fn debug(_msg: napi::bindgen_prelude::Unknown) {}
+    /// Does nothing (the default logger drops every line).
     #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
     pub fn info(_msg: napi::bindgen_prelude::Unknown) {}
+    /// Does nothing (the default logger drops every line).
     #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
     pub fn warn(_msg: napi::bindgen_prelude::Unknown) {}
+    /// Does nothing (the default logger drops every line).
     #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
     pub fn error(_msg: napi::bindgen_prelude::Unknown) {}
 }

@@ -35,7 +35,14 @@ where
     }
 }
 
-/// `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}`; the effective values.
+/// Start adt-ls's own MCP server: the LSP request
+/// `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}`. VFS mode is what makes adt-ls
+/// 1.1.2 offer all 20 tools (create, activate, unit tests, generators and ATC need it). Use the
+/// returned values: they are what the server really uses.
+///
+/// @param driver - a started {@link AdtLsDriver} (or any {@link LspRequester})
+/// @param opts - `port` (1024–65535) and the bearer `token` MCP clients must send
+/// @throws rejects with adt-ls's error, e.g. `Port must be between 1024 and 65535` or a bind failure
 #[napi(
     ts_args_type = "driver: LspRequester, opts: { port: number; token: string }",
     ts_return_type = "Promise<StartMcpServerResult>"
@@ -56,7 +63,10 @@ pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<Async
     })
 }
 
-/// `adtLs/mcp/stopMCPServer` (no params: `[null]` on the wire).
+/// Stop adt-ls's MCP server: `adtLs/mcp/stopMCPServer`, without params (`[null]` on the wire).
+/// `createAdtLs` never calls it; disposing the driver ends the server with adt-ls.
+///
+/// @returns adt-ls's answer, unchanged
 #[napi(
     ts_args_type = "driver: LspRequester",
     ts_return_type = "Promise<unknown>"
@@ -67,7 +77,10 @@ pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
     })
 }
 
-/// `adtLs/mcp/setDestination {destinationId}`.
+/// Bind adt-ls's MCP server to a logged-on destination: `adtLs/mcp/setDestination {destinationId}`.
+/// Destination-scoped MCP tools work only after this; `createAdtLs` calls it after every logon.
+///
+/// @returns adt-ls's answer, unchanged
 #[napi(
     ts_args_type = "driver: LspRequester, destinationId: string",
     ts_return_type = "Promise<unknown>"
@@ -82,7 +95,17 @@ pub fn set_mcp_destination(
     })
 }
 
-/// Try `start(startPort + i)` for `attempts` ports; only bind failures advance.
+/// Start an MCP server on the first free port: call `start(startPort + i)` for
+/// `i = 0 … attempts - 1` and resolve with the first success. Only a bind failure (a message
+/// matching `failed to bind`, `address already in use`, `EADDRINUSE` or `must be between`,
+/// case-insensitive) moves on, after `onRetry(busyPort)`; any other error rejects at once, and
+/// after the last attempt the last error rejects.
+///
+/// @param attempts - default 20
+/// @example
+/// ```ts
+/// const mcp = await startMcpServerWithFallback((port) => startMcpServer(driver, { port, token }), 2240);
+/// ```
 #[napi(
     ts_args_type = "start: (port: number) => Promise<StartMcpServerResult>, startPort: number, attempts?: number, onRetry?: (busyPort: number) => void",
     ts_return_type = "Promise<StartMcpServerResult>"
@@ -135,7 +158,7 @@ pub fn start_mcp_server_with_fallback(
 }
 
 /// How long the fallback loop waits for `onRetry` (a promise that never settles must not stall
-/// it, decisions D5.3).
+/// it, docs/decisions.md#d5-3).
 const ON_RETRY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// `onRetry(busyPort)` before the next attempt, as the reference orders it; a throw, a
@@ -148,9 +171,20 @@ async fn notify_retry(cb: &JsCallback, busy_port: i64) {
     }
 }
 
-/// The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server (protocol
-/// 2025-06-18, JSON or SSE answers, optional session, pagination, 404 re-initialisation
-/// without replay, DELETE on close).
+/// The MCP Streamable HTTP client adt-ls-native uses for adt-ls's MCP server, exported for tools
+/// and tests (`createAdtLs` manages its own). It speaks protocol 2025-06-18 (2025-03-26
+/// accepted), reads JSON and SSE answers, keeps an optional session, pages `tools/list`, and
+/// sends `DELETE` on close. An HTTP 404 on a session re-initialises and fails the interrupted
+/// call (`... session expired (HTTP 404); reconnected, request was not retried`); a tool call is
+/// never re-sent. Transport failures carry code `ERR_MCP_TRANSPORT`, protocol violations
+/// `ERR_MCP_PROTOCOL`.
+///
+/// @example
+/// ```ts
+/// const mcp = new AdtLsMcpClient(`http://127.0.0.1:${port}/mcp`, token);
+/// const tools = await mcp.listTools();
+/// await mcp.close();
+/// ```
 #[napi]
 pub struct AdtLsMcpClient {
     inner: McpClient,
@@ -158,6 +192,13 @@ pub struct AdtLsMcpClient {
 
 #[napi]
 impl AdtLsMcpClient {
+    /// A client for the MCP endpoint `baseUrl` (e.g. `http://127.0.0.1:2240/mcp`); nothing is sent
+    /// until the first call.
+    ///
+    /// @param token - the bearer token (from {@link startMcpServer})
+    /// @param clientInfo - the `clientInfo` sent in `initialize` (default adt-ls-native's identity)
+    /// @param timeoutMs - bound on each call, the whole HTTP exchange (default 120 000 ms)
+    /// @throws `ERR_OUT_OF_RANGE` for a timeout that is not a finite positive number
     #[napi(
         constructor,
         ts_args_type = "baseUrl: string, token: string, clientInfo?: { name: string; version: string }, timeoutMs?: number"
@@ -186,14 +227,24 @@ impl AdtLsMcpClient {
         }
     }
 
-    /// Initialize (once; concurrent calls share it).
+    /// Open the session: `initialize`, then `notifications/initialized` (which must be answered HTTP
+    /// 202). Once only: concurrent calls share one attempt; later calls resolve at once. The other
+    /// methods connect on their own first.
+    ///
+    /// @throws rejects with `Unsupported MCP protocol version: <v>`, an HTTP error
+    /// (`adt-ls MCP initialize failed: HTTP <status>`) or a transport error
     #[napi(ts_return_type = "Promise<void>")]
     pub fn connect(&self, env: Env) -> Result<AsyncBlock<()>> {
         let c = self.inner.clone();
         coded(&env, async move { c.connect().await }, |_, ()| Ok(()))
     }
 
-    /// Every tool, all pages, descriptors verbatim.
+    /// Every tool the server offers: `tools/list`, following `nextCursor` through all pages. The
+    /// descriptors come back verbatim (unknown fields kept). A read-only call, so it is retried once
+    /// after a session re-initialisation.
+    ///
+    /// @throws rejects with `adt-ls MCP tools/list: missing or invalid tools`, `... invalid nextCursor`
+    /// or `... repeated pagination cursor` for a malformed answer
     #[napi(ts_return_type = "Promise<McpTool[]>")]
     pub fn list_tools(&self, env: Env) -> Result<AsyncBlock<Json>> {
         let c = self.inner.clone();
@@ -202,7 +253,12 @@ impl AdtLsMcpClient {
         })
     }
 
-    /// `tools/call`; the CallToolResult untouched (a tool-level `isError` is not thrown).
+    /// Call a tool: `tools/call {name, arguments}`. Resolves with the `CallToolResult` untouched; a
+    /// tool-level failure (`isError: true`) is a result, not a rejection (see {@link parseFederated}).
+    ///
+    /// @param opts - `timeoutMs` overrides the client's timeout for this call
+    /// @throws rejects with `adt-ls MCP tools/call error (<code>): <message>` for a JSON-RPC error (an
+    /// unknown tool, bad arguments), and with transport or protocol errors; never re-sent
     #[napi(
         ts_args_type = "name: string, args?: Record<string, unknown>, opts?: { timeoutMs?: number }",
         ts_return_type = "Promise<unknown>"
@@ -231,7 +287,9 @@ impl AdtLsMcpClient {
         )
     }
 
-    /// Any other request, e.g. `ping`.
+    /// Send any other MCP request (e.g. `ping`) and resolve with its `result` object.
+    ///
+    /// @throws rejects as {@link AdtLsMcpClient.callTool} does
     #[napi(
         ts_args_type = "method: string, params?: unknown, opts?: { timeoutMs?: number }",
         ts_return_type = "Promise<unknown>"
@@ -260,18 +318,23 @@ impl AdtLsMcpClient {
         )
     }
 
-    /// End the session (DELETE when one exists).
+    /// End the session: an HTTP `DELETE` on the endpoint when the server gave a session id (bounded
+    /// by 5 s; 404 and 405 count as done). Session state is cleared first.
+    ///
+    /// @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
     #[napi(ts_return_type = "Promise<void>")]
     pub fn close(&self, env: Env) -> Result<AsyncBlock<()>> {
         let c = self.inner.clone();
         coded(&env, async move { c.close().await }, |_, ()| Ok(()))
     }
 
+    /// The `Mcp-Session-Id` the server gave, while connected; `undefined` for a sessionless server.
     #[napi(getter, ts_return_type = "string | undefined")]
     pub fn session_id(&self) -> OrUndefined<String> {
         OrUndefined(self.inner.session_id())
     }
 
+    /// The negotiated MCP protocol version (`2025-06-18` or `2025-03-26`) while connected.
     #[napi(getter, ts_return_type = "string | undefined")]
     pub fn protocol_version(&self) -> OrUndefined<String> {
         OrUndefined(self.inner.protocol_version())

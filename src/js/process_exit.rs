@@ -1,5 +1,5 @@
 //! Registers the environment cleanup hook that kills leftover adt-ls process trees and
-//! removes leftover temp paths when Node exits without `dispose()` (decisions D5.16), on a
+//! removes leftover temp paths when Node exits without `dispose()` (docs/decisions.md#d5-16), on a
 //! normal end of the event loop as well as on `process.exit()`. Called from the single
 //! module-init hook in [`super::init`] (napi-rs keeps only one `module_exports` function).
 

@@ -29,7 +29,16 @@ fn payload_key(env: &Env) -> Result<sys::napi_value> {
     unsafe { Symbol::to_napi_value(env.raw(), Symbol::for_desc(PAYLOAD_SYMBOL)) }
 }
 
-/// Basic (user and password): headless reentrance-ticket logon.
+/// Log on with user and password, headless (the common on-premise case). When adt-ls asks for a
+/// browser logon (`adtLs/destinations/requestBrowserBasedLogon`), the library answers at once
+/// and fetches the reentrance ticket itself: a `GET` of the logon URL with
+/// `Authorization: Basic …`, then the ticket delivered to adt-ls. The password never leaves
+/// the process except in that header, and never appears in logs or errors.
+///
+/// @example
+/// ```ts
+/// const adt = await createAdtLs({ connection: { systemUrl }, auth: basic('DEVELOPER', password) });
+/// ```
 #[napi(ts_return_type = "LogonStrategy")]
 pub fn basic(env: &Env, user: String, password: String) -> Result<Object<'_>> {
     crate::redact::register(&password);
@@ -42,7 +51,16 @@ pub fn basic(env: &Env, user: String, password: String) -> Result<Object<'_>> {
     strategy_object(env, Arc::new(strategy), None)
 }
 
-/// Bearer token, or a provider called at every logon (BTP ABAP environment).
+/// Log on with an OAuth bearer token, headless (e.g. SAP BTP ABAP environment): like
+/// {@link basic}, with `Authorization: Bearer <token>` on the ticket request. `token` is a string
+/// or a (sync or async) function called at every logon, so a refreshed token is used on re-logon.
+/// The library does not obtain tokens itself.
+///
+/// @param opts - `user`: recorded on the adt-ls destination
+/// @example
+/// ```ts
+/// auth: bearer(async () => (await oauth.getToken()).access_token, { user: 'DEVELOPER' })
+/// ```
 #[napi(
     ts_args_type = "token: string | (() => string | Promise<string>), opts?: { user?: string }",
     ts_return_type = "LogonStrategy"
@@ -77,7 +95,14 @@ pub fn bearer<'env>(
     strategy_object(env, Arc::new(strategy), None)
 }
 
-/// Client certificate (mutual TLS through the localhost proxy; needs `connection.selfSigned`).
+/// Log on with a client certificate (mutual TLS), headless and passwordless: the localhost TLS
+/// proxy presents `cert` and `key` (PEM, string or Buffer) to the system on every request, so the
+/// system maps the certificate to a user (e.g. AS ABAP `icm/HTTPS/verify_client` with CERTRULE);
+/// the ticket request carries no credentials.
+///
+/// Requires `connection.selfSigned: true` (the proxy does the mutual TLS); `createAdtLs` rejects
+/// otherwise with `clientCert auth requires connection.selfSigned — ...`.
+/// @throws Error `clientCert: cert is required` / `clientCert: key is required` when one is missing
 #[napi(
     js_name = "clientCert",
     ts_args_type = "opts: { cert: string | Buffer; key: string | Buffer; user?: string }",
@@ -104,7 +129,18 @@ pub fn client_cert<'env>(env: &'env Env, opts: Object<'env>) -> Result<Object<'e
     strategy_object(env, Arc::new(strategy), Some(exposed))
 }
 
-/// Interactive: the caller opens the logon URL (and answers input prompts).
+/// Log on interactively: you supply the user interface. `cb.openUrl(url)` is called with the
+/// logon URL when adt-ls asks for a browser logon (SSO: the user signs in there); with
+/// `cb.promptField`, adt-ls's input requests (`adtLs/destinations/requestLogonInput`, e.g. user
+/// and password) are asked field by field. Nothing is opened or printed by the library itself.
+///
+/// @example
+/// ```ts
+/// auth: interactive({
+///   openUrl: (url) => open(url),
+///   promptField: async ({ label, sensitive }) => ask(label, { hidden: sensitive }),
+/// })
+/// ```
 #[napi(
     ts_args_type = "cb: InteractiveCallbacks",
     ts_return_type = "LogonStrategy"
@@ -125,7 +161,21 @@ pub fn interactive<'env>(env: &'env Env, cb: Object<'env>) -> Result<Object<'env
     strategy_object(env, Arc::new(strategy), None)
 }
 
-/// Your own handlers: `register(driver, ctx)` is called with the driver before logon.
+/// Log on with your own handlers: `register(driver, ctx)` is called once with the
+/// {@link AdtLsDriver} before `ensureLoggedOn`, to install handlers for adt-ls's server->client
+/// requests with `driver.setRequestHandler(method, handler)`. `ctx.insecure` is
+/// `connection.selfSigned`. A returned promise is awaited; a throw fails `createAdtLs`.
+///
+/// @param opts - `user`: recorded on the adt-ls destination
+/// @example
+/// ```ts
+/// auth: custom((driver) => {
+///   driver.setRequestHandler('adtLs/destinations/requestBrowserBasedLogon', async (params) => {
+///     await deliverTicketMyself(params);
+///     return true;
+///   });
+/// })
+/// ```
 #[napi(
     ts_args_type = "register: (driver: LogonHandlerRegistrar, ctx: LogonContext) => void, opts?: { user?: string }",
     ts_return_type = "LogonStrategy"

@@ -2,7 +2,7 @@
 //! pending requests, server requests answered concurrently), a writer task (frames out, in
 //! order, single writer) and the pending map. Modelled on helix-lsp's transport: requests
 //! get integer ids from 0 and a oneshot each; when the stream ends every pending request is
-//! failed at once with the reason the [`CloseHook`] supplies (decisions D5.2), and every
+//! failed at once with the reason the [`CloseHook`] supplies (docs/decisions.md#d5-2), and every
 //! wait is bounded by a timeout or cancelled by [`Connection::dispose`]. A framing violation
 //! ends the connection at once: pending requests fail with `ERR_LSP_PROTOCOL`.
 

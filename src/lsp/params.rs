@@ -1,5 +1,5 @@
 //! Parameter encoding exactly as vscode-jsonrpc 8.2.1's "auto" parameter structure emits it
-//! for a single argument (decisions D2): a plain object is sent as-is, anything else (a
+//! for a single argument (docs/decisions.md#d2): a plain object is sent as-is, anything else (a
 //! string, a number, an array, `null`, or an absent argument) is wrapped in a one-element
 //! array. So `ensureLoggedOn("A4H")` is `"params":["A4H"]` and a request without params is
 //! `"params":[null]`.

@@ -1,5 +1,5 @@
 //! `McpClient`, the public face of the MCP Streamable HTTP client (the reference's
-//! `AdtLsMcpClient`, api.md §4.9): construction, connect, tools, generic requests, close and
+//! `AdtLsMcpClient`, docs/wire.md#mcp-streamable-http): construction, connect, tools, generic requests, close and
 //! shutdown. Every call runs under shutdown cancellation; the protocol work is in `session`.
 
 use super::http::{ResolveOverrides, Transport};

@@ -1,6 +1,6 @@
-//! The MCP client's error texts and codes, in one place (wire.md §10.2, decisions D5.1,
-//! D5.3, D5.13). Transport failures carry `ERR_MCP_TRANSPORT` so the resilience layer never
-//! reads them as "logged off" (wire.md §11.3); protocol violations carry `ERR_MCP_PROTOCOL`;
+//! The MCP client's error texts and codes, in one place (docs/wire.md#mcp-streamable-http, docs/decisions.md#d5-1,
+//! #d5-3, #d5-13). Transport failures carry `ERR_MCP_TRANSPORT` so the resilience layer never
+//! reads them as "logged off" (docs/wire.md#error-classification); protocol violations carry `ERR_MCP_PROTOCOL`;
 //! JSON-RPC errors keep the server's numeric code and `data`. Every message is redacted.
 
 use crate::error::{codes, Error, ErrorCode};

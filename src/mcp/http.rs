@@ -1,4 +1,4 @@
-//! The HTTP side of the MCP Streamable HTTP transport (wire.md §10.2): one POST per message
+//! The HTTP side of the MCP Streamable HTTP transport (docs/wire.md#mcp-streamable-http): one POST per message
 //! with the required headers, status handling, and reading the answer from an
 //! `application/json` body or an incrementally parsed `text/event-stream`. Server->client
 //! requests seen in a stream are answered by a separate POST on the pooled client, at most

@@ -1,4 +1,4 @@
-//! adt-ls's MCP server lifecycle over LSP (api.md §4.4, wire.md §10.1):
+//! adt-ls's MCP server lifecycle over LSP (docs/wire.md#mcp-server-lifecycle):
 //! `adtLs/mcp/startMCPServer {port, token, fileSystemMode: "VFS"}` (VFS is what makes the five
 //! authoring tools appear on 1.1.2), `stopMCPServer` (no params, `[null]` on the wire),
 //! `setDestination {destinationId}`, and the start-with-fallback loop that advances the port

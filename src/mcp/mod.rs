@@ -1,5 +1,5 @@
-//! MCP Streamable HTTP client for adt-ls's own MCP server (wire.md §10.2, mcp-client.md,
-//! decisions D5.1, D5.3, D5.12, D5.13, D6). `McpClient` is the only public entry point;
+//! MCP Streamable HTTP client for adt-ls's own MCP server (docs/wire.md#mcp-streamable-http,
+//! docs/decisions.md#d5-1, #d5-3, #d5-12, #d5-13, #d6). `McpClient` is the only public entry point;
 //! the submodules split it by job:
 //!
 //! * `client`: the public API (construction, connect, tools, request, close, shutdown);

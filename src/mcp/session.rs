@@ -1,7 +1,7 @@
 //! The MCP session engine behind `McpClient`: id allocation, session state (session id,
 //! negotiated protocol version, connected flag), the single-flight connect handshake, the
 //! per-call timeout, shutdown cancellation, the HTTP 404 re-initialisation rule (no replay,
-//! decisions D5.1) and close (DELETE).
+//! docs/decisions.md#d5-1) and close (DELETE).
 
 use super::errors;
 use super::http::{Failure, SessionHeaders, Transport};

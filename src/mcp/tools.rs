@@ -1,6 +1,6 @@
 //! MCP tools: fully paginated `tools/list` with the reference's validation (opaque cursors,
 //! `null` cursor rejected, repeated cursor guard, descriptors verbatim) and its one retry
-//! after a session re-initialisation (decisions D5.1), and `tools/call` parameters.
+//! after a session re-initialisation (docs/decisions.md#d5-1), and `tools/call` parameters.
 
 use super::errors;
 use super::session::{CallError, Session};

@@ -1,4 +1,4 @@
-//! The adt-ls command line (api.md §4.1): caller-supplied extra arguments first, then the JCo
+//! The adt-ls command line (docs/wire.md#spawn): caller-supplied extra arguments first, then the JCo
 //! trace path, the Eclipse workspace (`-data`) and the pipe adt-ls connects to.
 
 /// `[...extra_args, "-Djco.trace_path", data_dir, "-data", data_dir, "--pipe=<pipe_name>"]`.

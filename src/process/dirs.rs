@@ -1,7 +1,7 @@
 //! Private directories: the driver's data dir (`<tmp>/adt-ls-<12hex>`), the client's work
 //! base (`<tmp>/adt-ls-client-<8hex>`) and the LSP socket dir (`<tmp>/adt-ls-pipe-<12hex>`).
 //! Each is created with mode 0700 in the `mkdir` call itself (never a wider mode first,
-//! whatever the umask; decisions D6), carries an [owner mark](super::owner) for the
+//! whatever the umask; docs/decisions.md#d6), carries an [owner mark](super::owner) for the
 //! next start's stale-dir sweep, is recorded for the exit-time cleanup under the reaper's
 //! lock (nothing is created once the host is exiting), and is removed on dispose.
 

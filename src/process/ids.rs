@@ -1,5 +1,5 @@
 //! Random identifiers: 6 random bytes as 12 lowercase hex characters for pipe names and data
-//! dirs, and longer hex tokens (the MCP token has at least 192 random bits, decisions D6).
+//! dirs, and longer hex tokens (the MCP token has at least 192 random bits, docs/decisions.md#d6).
 
 use crate::error::{Error, Result};
 

@@ -1,4 +1,4 @@
-//! Last-resort cleanup when the host process goes away (decisions D5.16): every live adt-ls
+//! Last-resort cleanup when the host process goes away (docs/decisions.md#d5-16): every live adt-ls
 //! process group and every temp path the engine created is recorded here, and the N-API
 //! layer calls [`reap_all`] from Node's environment cleanup hook, so a script that never
 //! calls `dispose()` still leaves no JVM and no temp dir behind. (On Linux the child also

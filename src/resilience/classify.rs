@@ -1,7 +1,7 @@
-//! Error classification by message text (api.md §4.8, wire.md §11.1), case-insensitive:
+//! Error classification by message text (docs/wire.md#error-classification), case-insensitive:
 //! "logged off" (re-logon may help), "transient cold" (retry later), "write session" (the
 //! stateful session died under a write). Transport errors of the MCP channel carry their own
-//! code and never count as logged off (decisions D5.1, wire.md §11.3).
+//! code and never count as logged off (docs/decisions.md#d5-1, docs/wire.md#error-classification).
 
 use crate::error::{codes, Error};
 use regex::Regex;

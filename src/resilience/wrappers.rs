@@ -1,4 +1,4 @@
-//! The retry wrappers built on the classifications (api.md §4.8, wire.md §11.2):
+//! The retry wrappers built on the classifications (docs/wire.md#resilience):
 //! `with_relogon` (a logged-off failure or result: re-logon, then run once more, never loop),
 //! `with_write_retry` (a write that failed with a session signature: retry once, only if the
 //! liveness probe showed the session was really dead and re-logon revived it), and

@@ -1,9 +1,9 @@
-//! The proxy's self-signed localhost certificate, generated in-process (decisions D4) instead
+//! The proxy's self-signed localhost certificate, generated in-process (docs/decisions.md#d4) instead
 //! of the reference's `openssl req -x509 ... -days 825 -subj /CN=localhost`.
 //!
 //! Differences from the reference, both accepted by Java and by rustls: the key is ECDSA P-256
 //! (ring cannot generate RSA keys) and the certificate carries SAN `DNS:localhost` and
-//! `IP:127.0.0.1` next to `CN=localhost` (wire.md §9.3 allows it). The key PEM is PKCS#8
+//! `IP:127.0.0.1` next to `CN=localhost` (docs/wire.md#proxy-certificate). The key PEM is PKCS#8
 //! (`BEGIN PRIVATE KEY`), like modern OpenSSL writes.
 
 use super::private_file::write_private_file;

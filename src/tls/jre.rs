@@ -1,4 +1,4 @@
-//! Finding the JRE that ships inside adt-ls (wire.md §9.1): its `keytool` (only needed by the
+//! Finding the JRE that ships inside adt-ls (docs/wire.md#jre-tools): its `keytool` (only needed by the
 //! truststore's fallback path) and its `cacerts` (the base of every truststore we write).
 //!
 //! Roots, tried in order (paths normalised lexically, like Node's `path.join`):

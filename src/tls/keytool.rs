@@ -1,4 +1,4 @@
-//! Running the JRE's `keytool` (the truststore builder's fallback, wire.md §9.2): spawned
+//! Running the JRE's `keytool` (the truststore builder's fallback, docs/wire.md#truststore): spawned
 //! directly (no shell), output captured, and the wait bounded.
 
 use crate::error::{codes, Error, Result};

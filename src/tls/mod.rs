@@ -1,4 +1,4 @@
-//! TLS plumbing between adt-ls and an SAP system (wire.md §9): the in-process `CN=localhost`
+//! TLS plumbing between adt-ls and an SAP system (docs/wire.md#tls): the in-process `CN=localhost`
 //! proxy certificate, the bundled JRE's tools, the JVM truststore (written natively as
 //! PKCS#12), the `JAVA_TOOL_OPTIONS` value that points adt-ls at it, and the localhost TLS
 //! reverse proxy (direct or via a forward proxy). Nothing here knows about N-API.

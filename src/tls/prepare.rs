@@ -1,10 +1,10 @@
-//! Start-up TLS preparation for `createAdtLs` (api.md §5.2 step 4, `prepareAdtLsTls`):
+//! Start-up TLS preparation for `createAdtLs` (docs/wire.md#startup-order step 4, `prepareAdtLsTls`):
 //! decide whether adt-ls needs its own truststore, build it in the work dir, and hand back
 //! the proxy certificate and the `JAVA_TOOL_OPTIONS` value.
 //!
 //! * `selfSigned`: a fresh localhost certificate (for the reverse proxy) imported as
-//!   `adt-ls-proxy-localhost`, and — decisions D5.8, unlike the reference — the
-//!   `extraCaCerts` too, as `ca-0`, `ca-1`, …; plus — decisions D6, unlike the reference —
+//!   `adt-ls-proxy-localhost`, and — docs/decisions.md#d5-8, unlike the reference — the
+//!   `extraCaCerts` too, as `ca-0`, `ca-1`, …; plus — docs/decisions.md#d6, unlike the reference —
 //!   adt-ls's per-run client identity for the proxy (`proxy_client.rs`), whose keystore
 //!   options join the truststore's in `JAVA_TOOL_OPTIONS`.
 //! * only `extraCaCerts`: a truststore with `ca-0`, `ca-1`, …
@@ -30,7 +30,7 @@ pub struct AdtLsTls {
     /// adt-ls's client identity towards the proxy (only with `selfSigned`).
     pub proxy_client: Option<ProxyClientIdentity>,
     /// The PEM texts of `extraCaCerts`, in order (also trusted by the proxy's upstream hop
-    /// and the reentrance GETs when they verify, decisions D5.8).
+    /// and the reentrance GETs when they verify, docs/decisions.md#d5-8).
     pub extra_ca_pems: Vec<Vec<u8>>,
     /// `<work_dir>/truststore.p12`.
     pub trust_store_path: PathBuf,

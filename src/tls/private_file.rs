@@ -1,5 +1,5 @@
 //! Writing files that hold keys or trust material: created owner-only (0600 on Unix,
-//! decisions D6) and replaced atomically enough for a private work dir.
+//! docs/decisions.md#d6) and replaced atomically enough for a private work dir.
 
 use crate::error::{Error, Result};
 use std::io::Write;

@@ -1,9 +1,9 @@
-//! The localhost TLS reverse proxy (wire.md §9.4, api.md §4.7) that lets adt-ls reach an SAP
+//! The localhost TLS reverse proxy (docs/wire.md#tls-proxy) that lets adt-ls reach an SAP
 //! system whose certificate it would reject: HTTPS (HTTP/1.1) on `bind_host` (127.0.0.1 by
 //! default) at an ephemeral port, advertised as `https://localhost:<port>`, forwarding every
 //! request to the target directly or through a plain-HTTP forward proxy.
 //!
-//! Only adt-ls may use it (decisions D6): with `client_auth` set, the TLS handshake requires
+//! Only adt-ls may use it (docs/decisions.md#d6): with `client_auth` set, the TLS handshake requires
 //! that one pinned client certificate (`proxy_client_auth.rs`), so another local user's
 //! `curl -k` is refused before any request reaches the SAP system. Unauthenticated
 //! connections are bounded: at most [`MAX_PENDING_HANDSHAKES`] handshakes at a time (a new
@@ -54,7 +54,7 @@ pub struct ProxyOptions {
     pub target: ProxyTarget,
     /// Skip upstream certificate verification (default true, as the reference).
     pub insecure_upstream: bool,
-    /// Extra CAs trusted upstream when `insecure_upstream` is false (decisions D5.8).
+    /// Extra CAs trusted upstream when `insecure_upstream` is false (docs/decisions.md#d5-8).
     pub extra_ca_pems: Vec<Vec<u8>>,
     /// Listener address (default `127.0.0.1`).
     pub bind_host: String,

@@ -1,4 +1,4 @@
-//! The per-run identity adt-ls presents to the localhost TLS proxy (decisions D6: the proxy
+//! The per-run identity adt-ls presents to the localhost TLS proxy (docs/decisions.md#d6: the proxy
 //! serves adt-ls only): a fresh ECDSA P-256 key and self-signed `clientAuth` certificate,
 //! generated in-process, written as a PKCS#12 keystore (mode 0600, random password, in the
 //! private work dir that dispose removes) and selected through the same `JAVA_TOOL_OPTIONS`

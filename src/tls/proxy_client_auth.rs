@@ -1,4 +1,4 @@
-//! The proxy's client-certificate check (decisions D6): a rustls verifier that requires a
+//! The proxy's client-certificate check (docs/decisions.md#d6): a rustls verifier that requires a
 //! client certificate and accepts exactly one, the run's pinned `proxy_client` certificate
 //! (byte-for-byte), with the handshake signature verified against it. rustls' webpki
 //! verifier cannot be used: it does not accept a self-signed end-entity certificate as its

@@ -21,7 +21,7 @@ use tokio::sync::{watch, Mutex, Semaphore};
 use tokio_rustls::TlsAcceptor;
 
 /// Bound for the client's TLS handshake: a connection that has not authenticated by then is
-/// closed (decisions D6; adt-ls completes it in milliseconds).
+/// closed (docs/decisions.md#d6; adt-ls completes it in milliseconds).
 pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long to wait for a kept-alive upstream connection to become reusable.
 const REUSE_WAIT: Duration = Duration::from_secs(5);

@@ -1,6 +1,6 @@
 //! Where the reverse proxy forwards to: scheme, host and port taken from the `systemUrl`
-//! (wire.md §9.4). Without an explicit port, `https` means 443 and `http` means 80
-//! (decisions D5.7; the reference always used 443). Any scheme other than `http` is treated
+//! (docs/wire.md#tls-proxy). Without an explicit port, `https` means 443 and `http` means 80
+//! (docs/decisions.md#d5-7; the reference always used 443). Any scheme other than `http` is treated
 //! as `https`, as in the reference.
 
 use crate::error::{Error, Result};

@@ -1,8 +1,8 @@
-//! The JVM truststore adt-ls trusts (wire.md §9.2): a PKCS#12 file with every entry of the
+//! The JVM truststore adt-ls trusts (docs/wire.md#truststore): a PKCS#12 file with every entry of the
 //! bundled JRE's `cacerts` (so public CAs keep working) plus our extra trusted certificates,
 //! password `changeit`, mode 0600; and the `JAVA_TOOL_OPTIONS` value that selects it.
 //!
-//! The store is written natively (decisions D4: no JVM round trip, a start-up win). The JRE
+//! The store is written natively (docs/decisions.md#d4: no JVM round trip, a start-up win). The JRE
 //! `cacerts` is read as PKCS#12 (JRE 9+, e.g. SAP Machine 21) or as JKS (older JREs, some
 //! distributions; see `jks.rs`). Only when neither reader can handle the file (e.g. JCEKS,
 //! or key entries under another password) do we fall back to the reference's way: byte-copy

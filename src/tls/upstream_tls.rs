@@ -3,7 +3,7 @@
 //! verified against the Mozilla roots (webpki-root-certs) plus the caller's extra CAs; with
 //! an optional client certificate for mutual TLS.
 //!
-//! Limitation (wire.md §16.9): rustls speaks only TLS 1.2/1.3 with ECDHE suites, so an SAP
+//! Limitation (docs/wire.md#tls-proxy): rustls speaks only TLS 1.2/1.3 with ECDHE suites, so an SAP
 //! ICM that offers nothing but RSA key exchange or TLS 1.0/1.1 cannot be reached.
 
 use super::crypto_provider;

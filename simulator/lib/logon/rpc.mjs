@@ -13,7 +13,7 @@ export function paramsOf(args) {
 
 /**
  * The destination id of `ensureLoggedOn`-style calls: the one string param (`["ADTLS"]` on
- * the wire, wire.md §2). Any other shape (`{destinationId}`, `[["ADTLS"]]`) is not one.
+ * the wire, docs/wire.md#parameter-encoding). Any other shape (`{destinationId}`, `[["ADTLS"]]`) is not one.
  */
 export function destinationIdOf(args) {
   const params = paramsOf(args);

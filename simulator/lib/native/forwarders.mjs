@@ -1,4 +1,4 @@
-// The adt-ls native requests that live on the SAP backend (api.md §6.12 minus destinations/*
+// The adt-ls native requests that live on the SAP backend (docs/wire.md#client-methods minus destinations/*
 // and mcp/*). Each forwards its params unchanged to the logged-on backend session of its
 // destination; backend errors come back with their message, code and data untouched.
 

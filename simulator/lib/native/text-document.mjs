@@ -1,5 +1,5 @@
 // The standard LSP document features served by the simulated adt-ls itself, on the text the
-// client opened with didOpen (simulator.md §2.4 item 26). Requests for a document that is not
+// client opened with didOpen (docs/wire.md#navigation). Requests for a document that is not
 // open fail with `Document <uri> not open`.
 
 import { documentSymbolsOf } from './features/symbols.mjs';

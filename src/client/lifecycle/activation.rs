@@ -1,4 +1,4 @@
-//! `adtLs/activation/activate`'s answer as an `ActivateResult` (api.md §6.4): the phase
+//! `adtLs/activation/activate`'s answer as an `ActivateResult` (docs/wire.md#lifecycle): the phase
 //! flags passed through under the reference's names, `refreshFileUris` as `refreshedUris`,
 //! and `success` = activation executed and no error-severity diagnostic.
 

@@ -1,4 +1,4 @@
-//! `getCreationForm(objectType, {name?})` (api.md §6.4): the native creation UI model of an
+//! `getCreationForm(objectType, {name?})` (docs/wire.md#lifecycle): the native creation UI model of an
 //! object type, flattened into `CreationField`s (binding path without `$.`, required,
 //! label, maxLength, pattern, value-help object types). Unparsable UI models are skipped.
 

@@ -1,7 +1,7 @@
-//! The lifecycle's MCP-backed calls (api.md §6.4): create, validate, unit tests, generators
+//! The lifecycle's MCP-backed calls (docs/wire.md#lifecycle): create, validate, unit tests, generators
 //! and the creation catalogue. Arguments are built exactly as the 1.1.2 tool schemas want
 //! them (`objectContent` as a JSON string, `{uris}` only for the unit-test tool, the
-//! reference's defaults); every `isError` result rejects (decisions D5.12).
+//! reference's defaults); every `isError` result rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{copy, or};

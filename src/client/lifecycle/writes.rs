@@ -1,4 +1,4 @@
-//! The lifecycle's writes over LSP (api.md §6.4): `update` (writeFile), `activate`
+//! The lifecycle's writes over LSP (docs/wire.md#lifecycle): `update` (writeFile), `activate`
 //! (activation/activate) and `delete` (fileSystem/delete on the `.json` metadata file). Each
 //! resolves the object first; the write itself runs in `with_write_retry`, so a write that
 //! died with the SAP session is retried once after the probe confirmed the death and a

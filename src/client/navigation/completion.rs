@@ -1,4 +1,4 @@
-//! `completion(ref, locator, {maxItems?, resolve?, resolveLimit?})` (api.md §6.5): the items
+//! `completion(ref, locator, {maxItems?, resolve?, resolveLimit?})` (docs/wire.md#navigation): the items
 //! (array or `.items`) capped to `maxItems` (50) with their opaque `data` stripped; with
 //! `resolve`, the first `resolveLimit` (25) capped items that carry `data` are sent to
 //! `completionItem/resolve` in parallel (an item whose resolve fails stays as it was).

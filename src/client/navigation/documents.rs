@@ -1,4 +1,4 @@
-//! `withOpenDocument` (api.md §6.0): resolve the object, then, exclusively for that URI,
+//! `withOpenDocument` (docs/wire.md#open-documents): resolve the object, then, exclusively for that URI,
 //! read its source, `textDocument/didOpen` it, run the query and always `didClose` it
 //! (close errors ignored). Two calls on the same URI share one LSP connection's document
 //! state, so they queue (first come, first served); different URIs run in parallel.

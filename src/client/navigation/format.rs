@@ -1,4 +1,4 @@
-//! `format(ref, {tabSize?, insertSpaces?})` (api.md §6.5): adt-ls's pretty printer
+//! `format(ref, {tabSize?, insertSpaces?})` (docs/wire.md#navigation): adt-ls's pretty printer
 //! (`textDocument/formatting`, registered by adt-ls per document on didOpen) and its edits
 //! applied to the source read for the call.
 

@@ -1,4 +1,4 @@
-//! `typeHierarchy(ref, locator, {direction?})` (api.md §6.5): `prepareTypeHierarchy` at the
+//! `typeHierarchy(ref, locator, {direction?})` (docs/wire.md#navigation): `prepareTypeHierarchy` at the
 //! position, then the supertypes and/or subtypes of its first item (sent unstripped, as the
 //! server needs its `data`); the answer carries only the asked-for lists, all without `data`.
 

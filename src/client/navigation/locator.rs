@@ -1,7 +1,7 @@
-//! `Locator` -> LSP position (api.md §6.0): explicit 1-based `line` + `character` win;
+//! `Locator` -> LSP position (docs/wire.md#locators): explicit 1-based `line` + `character` win;
 //! otherwise a `symbol` is looked up in the outline (`textDocument/documentSymbol`, depth
 //! first, case-insensitive) and pointed at its name token, falling back to the first
-//! whole-word occurrence in the source (decisions D5.14 for names with `~` and `/`; see
+//! whole-word occurrence in the source (docs/decisions.md#d5-14 for names with `~` and `/`; see
 //! `word`).
 
 use super::word::{find_in_source, locate};

@@ -1,4 +1,4 @@
-//! The plain document queries (api.md §6.5): outline, pull diagnostics, definition,
+//! The plain document queries (docs/wire.md#navigation): outline, pull diagnostics, definition,
 //! declaration, and hover / highlight (which adt-ls only answers for tokens in its cache, so
 //! semantic tokens are requested first). Results are passed through raw.
 

@@ -1,4 +1,4 @@
-//! `findReferences(ref, locator, {includeDeclaration?, timeoutMs?})` (api.md §6.5): where-used
+//! `findReferences(ref, locator, {includeDeclaration?, timeoutMs?})` (docs/wire.md#navigation): where-used
 //! for a position. Heavily used symbols can make adt-ls hang or fail with "Internal error",
 //! so the request is raced against `timeoutMs` (default 20 s) and both outcomes carry a hint
 //! to narrow the symbol. The document is closed and the queue released either way.

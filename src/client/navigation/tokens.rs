@@ -1,4 +1,4 @@
-//! Semantic tokens (api.md §6.5): `semanticTokens(ref)` decodes `textDocument/semanticTokens/full`
+//! Semantic tokens (docs/wire.md#navigation): `semanticTokens(ref)` decodes `textDocument/semanticTokens/full`
 //! with the legend adt-ls advertised in `initialize`, and `prime_tokens` runs the same request
 //! before hover / highlight, whose answers depend on adt-ls's token cache.
 

@@ -1,4 +1,4 @@
-//! Whole-word search for ABAP names in source lines (decisions D5.14). The reference used a
+//! Whole-word search for ABAP names in source lines (docs/decisions.md#d5-14). The reference used a
 //! regex `\b<name>\b`, which never matches a name that starts or ends with a non-word
 //! character (`/dmo/cl_flight` after a blank) and treats `/` inside names as a boundary. Here
 //! an ABAP name character is an ASCII letter, digit, `_` or `/` (namespace delimiters); an

@@ -1,4 +1,4 @@
-//! `transport.list({limit?, query?})` (api.md §6.8): `searchTransports` (note its
+//! `transport.list({limit?, query?})` (docs/wire.md#transport): `searchTransports` (note its
 //! `destinationId` key) with cold retry on transient errors; still transient -> revive the
 //! session (result ignored) and fetch once more. The answer is normalised to a list (array,
 //! `.transports` or `.requests`; an unrecognised non-array shape comes back verbatim),

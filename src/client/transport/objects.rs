@@ -1,4 +1,4 @@
-//! The native CTS requests on one object (api.md §6.8), each on its resolved AFF URI:
+//! The native CTS requests on one object (docs/wire.md#transport), each on its resolved AFF URI:
 //! assign a transport (adt-ls answers a bare boolean), the transport check for a change, and
 //! the file lock status.
 

@@ -1,7 +1,7 @@
-//! The MCP transport tools (api.md §6.8): find the transports for one object, create one
+//! The MCP transport tools (docs/wire.md#transport): find the transports for one object, create one
 //! (refused early for local `$` packages, where it would orphan an empty request), and the
 //! paged unified diff of a transport (validated before anything else; the cursor is opaque
-//! and passed on verbatim). Every `isError` result rejects (decisions D5.12).
+//! and passed on verbatim). Every `isError` result rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, invalid, Args};
 use crate::client::ns_args::copy;

@@ -1,4 +1,4 @@
-//! One-to-one port of the reference's `mcp-federation.test.ts` (upstream-tests.md): the
+//! One-to-one port of the reference's `mcp-federation.test.ts` (docs/architecture.md#tests): the
 //! twelve cases against a real local HTTP server.
 
 use super::server::{chunk, chunk_bytes, initialize_reply, mcp, sse_event, Reply, TestServer};

@@ -1,6 +1,6 @@
 //! Tests of the MCP client against real loopback HTTP servers scripted per test
 //! (`server`), plus property tests of the SSE parser. `federation` ports the reference's
-//! `mcp-federation.test.ts` one to one; the other files pin each rule of wire.md §10.2 and
+//! `mcp-federation.test.ts` one to one; the other files pin each rule of docs/wire.md#mcp-streamable-http and
 //! the decisions that change it.
 
 mod bounds;

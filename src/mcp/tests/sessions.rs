@@ -1,4 +1,4 @@
-//! The HTTP 404 session rule (wire.md §10.2, decisions D5.1): forget, re-initialise, never
+//! The HTTP 404 session rule (docs/wire.md#mcp-streamable-http, docs/decisions.md#d5-1): forget, re-initialise, never
 //! replay; `tools/list` alone is retried once; ids keep counting across re-initialisations.
 
 use super::server::{initialize_reply, Recorded, Reply, TestServer};

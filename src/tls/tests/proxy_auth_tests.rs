@@ -1,4 +1,4 @@
-//! The proxy serves adt-ls only (decisions D6): the TLS handshake requires the run's pinned
+//! The proxy serves adt-ls only (docs/decisions.md#d6): the TLS handshake requires the run's pinned
 //! client identity; clients without it, or with another certificate, get no HTTP exchange
 //! and the backend sees nothing; idle unauthenticated connections are evicted beyond the
 //! pending-handshake cap and closed after the handshake timeout, while adt-ls gets through.

@@ -207,7 +207,7 @@ fn the_machines_real_cacerts_keep_every_entry() {
 
 /// The whole chain as adt-ls uses it: a JVM started with our `JAVA_TOOL_OPTIONS` (stores in
 /// a directory with a space in its name) trusts the proxy's certificate for `localhost`,
-/// presents the per-run client identity from the keystore options (decisions D6: the proxy
+/// presents the per-run client identity from the keystore options (docs/decisions.md#d6: the proxy
 /// requires it), and the proxy forwards to the backend. Without the keystore options the
 /// same JVM is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
