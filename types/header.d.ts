@@ -3,15 +3,12 @@
 /* eslint-disable */
 
 // ---------------------------------------------------------------------------------------
-// Type-only exports (the runtime exports follow, generated from the Rust sources).
-// Shapes match @marianfoo/adt-ls 0.5.0 plus the reference SDK's additions.
+// Hand-written type-only exports: what napi-rs cannot generate (callback and tuple types,
+// index signatures, the option types) and the `await using` support. Everything after this
+// section is generated: the functions and classes from the Rust sources, the value types
+// from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the method registry
+// (`src/client/registry/table.rs`, rendered by `build.rs`).
 // ---------------------------------------------------------------------------------------
-
-/** What `initialize` returned: server identity and capabilities, verbatim. */
-export interface AdtLsInitializeResult {
-  serverInfo?: { name: string; version: string }
-  capabilities: Record<string, unknown>
-}
 
 /** Answers one server->client LSP request; may return a value or a promise. */
 export type ServerRequestHandler = (params: unknown) => unknown | Promise<unknown>
@@ -43,150 +40,6 @@ export interface AdtLsDriverOptions {
 
 /** `[major, minor, patch]`. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]
-
-/** An object by name and ADT type code, e.g. `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. */
-export interface ObjectRef {
-  name: string
-  /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
-  objectType: string
-}
-
-export interface ActivateResult {
-  success: boolean
-  diagnostics: unknown[]
-  checkExecuted?: boolean
-  activationExecuted?: boolean
-  generationExecuted?: boolean
-  forceSupported?: boolean
-  refreshedUris?: string[]
-}
-
-export interface CreateResult {
-  message?: string
-  filePath?: string
-}
-
-/** One field of an object type's creation form. */
-export interface CreationField {
-  path: string
-  label?: string
-  required: boolean
-  maxLength?: number
-  pattern?: string
-  valueHelpTypes?: string[]
-}
-
-/** One page of `transport.getDiff`; iterate `nextCursor` until `batchInfo.status` is `completed`. */
-export interface TransportDiffPage {
-  batchInfo?: {
-    currentBatchSize?: number
-    totalObjects?: number
-    processedCount?: number
-    remainingCount?: number
-    batchHasChanges?: boolean
-    status?: 'processing' | 'completed' | string
-  }
-  message?: string
-  nextCursor?: string
-  diffResult?: unknown
-  [key: string]: unknown
-}
-
-/** A symbol name, or an explicit 1-based line and character. */
-export interface Locator {
-  symbol?: string
-  line?: number
-  character?: number
-}
-
-/** A 0-based LSP position. */
-export interface Position {
-  line: number
-  character: number
-}
-
-/** An LSP text edit (0-based positions, UTF-16 code units). */
-export interface TextEdit {
-  range: { start: Position; end: Position }
-  newText: string
-}
-
-export interface SemanticTokensLegend {
-  tokenTypes: string[]
-  tokenModifiers: string[]
-}
-
-export interface DecodedToken {
-  line: number
-  character: number
-  length: number
-  tokenType: string
-  tokenModifiers: string[]
-}
-
-/** The `navigation` namespace. */
-export interface Navigation {
-  documentSymbols(ref: ObjectRef): Promise<unknown>
-  checkSyntax(ref: ObjectRef): Promise<unknown>
-  goToDefinition(ref: ObjectRef, locator: Locator): Promise<unknown>
-  goToDeclaration(ref: ObjectRef, locator: Locator): Promise<unknown>
-  hover(ref: ObjectRef, locator: Locator): Promise<unknown>
-  documentHighlight(ref: ObjectRef, locator: Locator): Promise<unknown>
-  findReferences(ref: ObjectRef, locator: Locator, opts?: { includeDeclaration?: boolean; timeoutMs?: number }): Promise<unknown>
-  typeHierarchy(ref: ObjectRef, locator: Locator, opts?: { direction?: 'supertypes' | 'subtypes' | 'both' }): Promise<unknown>
-  completion(ref: ObjectRef, locator: Locator, opts?: { maxItems?: number; resolve?: boolean; resolveLimit?: number }): Promise<unknown>
-  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }): Promise<{ formatted: string; edits: TextEdit[] }>
-  semanticTokens(ref: ObjectRef): Promise<{ legend: SemanticTokensLegend; tokens: DecodedToken[] }>
-}
-
-/** The `quality` namespace. */
-export interface Quality {
-  listAtcVariants(ref: ObjectRef, opts?: { query?: string }): Promise<unknown>
-  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number }): Promise<unknown>
-  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number }): Promise<unknown>
-}
-
-export interface SearchReference {
-  name: string
-  description?: string
-  type?: string
-  uri?: string
-}
-
-export interface QuickSearchResult {
-  references: SearchReference[]
-  message?: { label?: string; detail?: string; severity?: number }
-}
-
-export interface UserRef {
-  id: string
-  text?: string
-}
-
-export interface ServiceBindingServices {
-  bindingType?: string
-  odataVersion?: string
-  odataInfoUri?: Array<{ href: string }>
-  services: Array<{
-    name: string
-    content: Array<{ serviceDefinition: string; serviceVersion: string }>
-    isPublished?: boolean
-  }>
-}
-
-export interface ServiceInfo {
-  serviceUrl: string
-  entitySets: Array<{ name: string; navigations: string[] }>
-}
-
-/** The `services` namespace. */
-export interface Services {
-  runApplication(ref: ObjectRef): Promise<{ output: string }>
-  serviceBindingDetails(ref: ObjectRef): Promise<unknown>
-  publishServiceBinding(ref: ObjectRef): Promise<unknown>
-  listServices(ref: ObjectRef): Promise<ServiceBindingServices>
-  getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
-}
 
 /** Anything that can register a server->client request handler (an AdtLsDriver). */
 export interface LogonHandlerRegistrar {
@@ -263,114 +116,27 @@ export interface CreateAdtLsOptions {
   logonTimeoutMs?: number
 }
 
-export interface HealthInfo {
-  connected: boolean
-  backendLive: boolean
-  destination: string
-  adtLsName?: string
-  adtLsVersion?: string
-  mcpPort: number
-}
-
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
   name: string
   title?: string
   description?: string
-  inputSchema?: Record<string, unknown>
+  inputSchema?: unknown
   outputSchema?: Record<string, unknown>
   annotations?: Record<string, unknown>
   [key: string]: unknown
 }
 
-/** `capabilities()`: the LSP capabilities (a copy) and the MCP tools (freshly listed). */
-export interface AdtLsCapabilities {
-  lsp: Record<string, unknown>
-  tools: McpTool[]
-}
-
-/** The unified client returned by `createAdtLs`. Call `dispose()` when done, or hold it with
- * `await using adt = await createAdtLs(...)`. */
-export interface AdtLsClient extends AsyncDisposable {
-  capabilities(): Promise<AdtLsCapabilities>
-  repository: {
-    search(pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean }): Promise<QuickSearchResult>
-    getUsers(): Promise<UserRef[]>
-    getLsUri(adtUri: string): Promise<string>
-    readFile(uri: string): Promise<string>
-    writeFile(uri: string, content: string): Promise<unknown>
-    delete(uri: string): Promise<unknown>
-    listInactive(): Promise<unknown[]>
-  }
-  source: {
-    read(args: ObjectRef & { include?: string }): Promise<string>
-  }
-  lifecycle: {
-    resolveAffUri(ref: ObjectRef): Promise<string>
-    create(args: {
-      objectType: string
-      name: string
-      packageName: string
-      description: string
-      transportRequestNumber?: string
-      additionalFields?: Record<string, unknown>
-    }): Promise<CreateResult>
-    update(args: ObjectRef & { source: string; include?: string }): Promise<void>
-    activate(args: ObjectRef & { forceActivation?: boolean }): Promise<ActivateResult>
-    runUnitTests(args: ObjectRef): Promise<unknown>
-    delete(args: ObjectRef): Promise<void>
-    generate(args: {
-      generatorId: string
-      content: string
-      packageName: string
-      transportRequestNumber?: string
-      referencedObjectType?: string
-      referencedObjectName?: string
-    }): Promise<unknown>
-    validate(args: {
-      objectType: string
-      name: string
-      packageName: string
-      description: string
-      additionalFields?: Record<string, unknown>
-    }): Promise<unknown>
-    listCreatableObjects(): Promise<unknown>
-    getObjectTypeDetails(objectType: string, opts?: { name?: string }): Promise<unknown>
-    getCreationForm(objectType: string, opts?: { name?: string }): Promise<{ objectType: string; fields: CreationField[] }>
-    listGenerators(): Promise<unknown>
-    getGeneratorSchema(
-      generatorId: string,
-      opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string },
-    ): Promise<unknown>
-  }
-  navigation: Navigation
-  quality: Quality
-  services: Services
-  transport: {
-    find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }): Promise<unknown>
-    create(args: {
-      developmentPackage: string
-      transportDescription: string
-      isCreation: boolean
-      objectName: string
-      objectType: string
-    }): Promise<unknown>
-    assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
-    list(opts?: { limit?: number; query?: string }): Promise<unknown>
-    check(args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }): Promise<unknown>
-    getLockStatus(args: ObjectRef): Promise<{ lockingSupported: boolean; lockId: string | null }>
-    getDiff(transportNumber: string, opts?: { cursor?: string; pageSize?: number }): Promise<TransportDiffPage>
-  }
-  raw: {
-    lsp<T = unknown>(method: string, params?: unknown): Promise<T>
-    tool(name: string, args?: Record<string, unknown>): Promise<unknown>
-  }
-  listDestinations(): Promise<unknown>
-  reconnect(): Promise<boolean>
-  health(): HealthInfo
-  dispose(): Promise<void>
-  /** `dispose()`, for `await using`. */
-  [Symbol.asyncDispose](): Promise<void>
+/**
+ * An MCP `CallToolResult`, verbatim (`raw.tool`): the content blocks (adt-ls's tools put their
+ * JSON payload in the first text block), the structured result and the error flag. Unwrap it
+ * with `parseFederated`.
+ */
+export interface CallToolResult {
+  content: Array<{ type: string; text?: string; [key: string]: unknown }>
+  structuredContent?: unknown
+  isError?: boolean
+  [key: string]: unknown
 }
 
 export interface DiscoverOptions {
@@ -390,20 +156,6 @@ export interface Logger {
   info(msg: string): void
   warn(msg: string): void
   error(msg: string): void
-}
-
-/** An MCP `CallToolResult` as returned by adt-ls's tools. */
-export interface FederatedResult {
-  content?: Array<{ text?: string }>
-  isError?: boolean
-  structuredContent?: unknown
-}
-
-/** The effective values adt-ls's MCP server started with. */
-export interface StartMcpServerResult {
-  port: number
-  token: string
-  version?: string
 }
 
 // `await using` support. `Symbol.asyncDispose` and `AsyncDisposable` are declared here the
