@@ -30,17 +30,32 @@ pub use tokens::semantic_tokens;
 
 /// `goToDefinition(ref, locator)`: `textDocument/definition` at the locator.
 pub fn go_to_definition(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
-    Box::pin(queries::at_locator(client, a, "textDocument/definition", Priming::None))
+    Box::pin(queries::at_locator(
+        client,
+        a,
+        "textDocument/definition",
+        Priming::None,
+    ))
 }
 
 /// `goToDeclaration(ref, locator)`: `textDocument/declaration` at the locator.
 pub fn go_to_declaration(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
-    Box::pin(queries::at_locator(client, a, "textDocument/declaration", Priming::None))
+    Box::pin(queries::at_locator(
+        client,
+        a,
+        "textDocument/declaration",
+        Priming::None,
+    ))
 }
 
 /// `hover(ref, locator)`: `textDocument/hover` after priming the token cache.
 pub fn hover(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
-    Box::pin(queries::at_locator(client, a, "textDocument/hover", Priming::SemanticTokens))
+    Box::pin(queries::at_locator(
+        client,
+        a,
+        "textDocument/hover",
+        Priming::SemanticTokens,
+    ))
 }
 
 /// `documentHighlight(ref, locator)`: `textDocument/documentHighlight` after priming.

@@ -107,12 +107,7 @@ pub fn interfaces(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> Vec<
             js_doc: js_doc(&format!(" The `{}` namespace of `AdtLsClient`.\n", ns.name)),
             body: members.join("\n"),
         });
-        client.push(format!(
-            "{}{}: {}",
-            js_doc(ns.doc),
-            ns.name,
-            ns.interface
-        ));
+        client.push(format!("{}{}: {}", js_doc(ns.doc), ns.name, ns.interface));
     }
     for m in methods.iter().filter(|m| m.split().0.is_empty()) {
         client.push(format!("{}{}", js_doc(m.doc), m.signature()));

@@ -20,13 +20,21 @@ fn names_are_unique_dotted_and_in_a_declared_namespace() {
     for spec in specs() {
         assert!(seen.insert(spec.name), "{} listed twice", spec.name);
         let (ns, member) = spec.split();
-        assert!(ns.is_empty() || namespaces.contains(ns), "{}: no namespace {ns}", spec.name);
+        assert!(
+            ns.is_empty() || namespaces.contains(ns),
+            "{}: no namespace {ns}",
+            spec.name
+        );
         assert!(!member.is_empty() && !member.contains('.'), "{}", spec.name);
         assert!(!spec.doc.trim().is_empty(), "{} has no JSDoc", spec.name);
     }
     assert_eq!(seen.len(), 52, "the client has 52 methods");
     for ns in NAMESPACES {
-        assert!(specs().any(|s| s.split().0 == ns.name), "{} is empty", ns.name);
+        assert!(
+            specs().any(|s| s.split().0 == ns.name),
+            "{} is empty",
+            ns.name
+        );
     }
 }
 
@@ -36,7 +44,16 @@ fn every_entry_dispatches_and_unknown_names_do_not() {
         let found = find(spec.name).map(|m| m.spec.name);
         assert_eq!(found, Some(spec.name));
     }
-    for name in ["", "dispose", "health", "repository", "repository.", "raw.lspx", "x.search", "navigation.call"] {
+    for name in [
+        "",
+        "dispose",
+        "health",
+        "repository",
+        "repository.",
+        "raw.lspx",
+        "x.search",
+        "navigation.call",
+    ] {
         assert!(find(name).is_none(), "{name:?} dispatches");
     }
     let void: Vec<&str> = specs().filter(|s| s.is_void()).map(|s| s.name).collect();

@@ -101,4 +101,3 @@ pub struct TransportBatchInfo {
     #[napi(ts_type = "'processing' | 'completed'")]
     pub status: Option<String>,
 }
-
