@@ -350,18 +350,31 @@ export interface CodeDescription {
  */
 export interface CompletionItem {
   label: string
+  labelDetails?: CompletionItemLabelDetails
   /** LSP `CompletionItemKind`. */
   kind?: number
+  tags?: Array<number>
   detail?: string
   documentation?: string | MarkupContent
+  deprecated?: boolean
+  preselect?: boolean
   sortText?: string
   filterText?: string
   insertText?: string
   /** 1 plain text, 2 snippet. */
   insertTextFormat?: 1 | 2
+  /** 1 as is, 2 adjust indentation. */
+  insertTextMode?: 1 | 2
   textEdit?: unknown
   additionalTextEdits?: Array<TextEdit>
+  commitCharacters?: Array<string>
   command?: unknown
+}
+
+/** Extra label text of a completion item. */
+export interface CompletionItemLabelDetails {
+  detail?: string
+  description?: string
 }
 
 /** `completion`: the first `maxItems` proposals of `total`. */

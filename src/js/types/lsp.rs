@@ -138,20 +138,35 @@ pub struct TypeHierarchyItem {
 #[napi(object)]
 pub struct CompletionItem {
     pub label: String,
+    pub label_details: Option<CompletionItemLabelDetails>,
     /// LSP `CompletionItemKind`.
     pub kind: Option<f64>,
+    pub tags: Option<Vec<f64>>,
     pub detail: Option<String>,
     #[napi(ts_type = "string | MarkupContent")]
     pub documentation: Option<Value>,
+    pub deprecated: Option<bool>,
+    pub preselect: Option<bool>,
     pub sort_text: Option<String>,
     pub filter_text: Option<String>,
     pub insert_text: Option<String>,
     /// 1 plain text, 2 snippet.
     #[napi(ts_type = "1 | 2")]
     pub insert_text_format: Option<f64>,
+    /// 1 as is, 2 adjust indentation.
+    #[napi(ts_type = "1 | 2")]
+    pub insert_text_mode: Option<f64>,
     #[napi(ts_type = "unknown")]
     pub text_edit: Option<Value>,
     pub additional_text_edits: Option<Vec<super::common::TextEdit>>,
+    pub commit_characters: Option<Vec<String>>,
     #[napi(ts_type = "unknown")]
     pub command: Option<Value>,
+}
+
+/// Extra label text of a completion item.
+#[napi(object)]
+pub struct CompletionItemLabelDetails {
+    pub detail: Option<String>,
+    pub description: Option<String>,
 }
