@@ -970,9 +970,15 @@ export declare namespace silentLogger {
 
 /**
  * The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own
- * MCP server. Every method returns a promise and never throws synchronously; after
- * `dispose()` every call rejects with `ERR_DISPOSED`. Call `dispose()` when done, or hold
- * the client with `await using adt = await createAdtLs(...)`.
+ * MCP server. Call `dispose()` when done, or hold the client with
+ * `await using adt = await createAdtLs(...)`.
+ *
+ * Every method returns a promise and never throws synchronously. Failures reject with an
+ * `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` ("No ABAP destination is connected.")
+ * for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after
+ * `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a
+ * bound passes, adt-ls's JSON-RPC code for a failed LSP request and
+ * `ADT_TOOL_ERROR` for a failed MCP tool.
  */
 export interface AdtLsClient {
   /** Repository queries, file operations by repotree URI and the name-to-URI resolver. */
@@ -1027,7 +1033,10 @@ export interface AdtLsClient {
   [Symbol.asyncDispose](): Promise<void>
 }
 
-/** The `lifecycle` namespace of `AdtLsClient`. */
+/**
+ * The authoring lifecycle (modern ABAP-Cloud / RAP types): resolve, create, update,
+ * activate, test, delete, generators and the creation metadata.
+ */
 export interface Lifecycle {
   /**
    * Resolve `{name, objectType}` to the repotree AFF URI (quickSearch, then
@@ -1095,7 +1104,11 @@ export interface Lifecycle {
   getGeneratorSchema(generatorId: string, opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string }): Promise<GeneratorSchema>
 }
 
-/** The `navigation` namespace of `AdtLsClient`. */
+/**
+ * LSP code intelligence (symbols, definition, references, type hierarchy, hover,
+ * completion, syntax check, format, semantic tokens). Positions are a declared `symbol`
+ * name or an explicit 1-based `line` + `character`.
+ */
 export interface Navigation {
   /** The object's outline: `textDocument/documentSymbol` (kinds, ranges, children). */
   documentSymbols(ref: ObjectRef): Promise<DocumentSymbol[] | SymbolInformation[] | null>
@@ -1145,7 +1158,7 @@ export interface Navigation {
   semanticTokens(ref: ObjectRef): Promise<{ legend: SemanticTokensLegend; tokens: DecodedToken[] }>
 }
 
-/** The `quality` namespace of `AdtLsClient`. */
+/** Quality: ATC static analysis and ABAP Unit with code coverage. All reads. */
 export interface Quality {
   /**
    * List the ATC check variants in the object's context (`adtLs/atc/getCheckVariants`; a
@@ -1165,7 +1178,7 @@ export interface Quality {
   runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number }): Promise<UnitTestsWithCoverage>
 }
 
-/** The `raw` namespace of `AdtLsClient`. */
+/** Escape hatches: any LSP request, any tool of adt-ls's MCP server. */
 export interface Raw {
   /** Any LSP or `adtLs/*` request, with the re-logon wrapper; resolves the raw result. */
   lsp<T = unknown>(method: string, params?: unknown): Promise<T>
@@ -1176,7 +1189,7 @@ export interface Raw {
   tool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>
 }
 
-/** The `repository` namespace of `AdtLsClient`. */
+/** Repository queries, file operations by repotree URI and the name-to-URI resolver. */
 export interface Repository {
   /**
    * Search ABAP repository objects by name pattern (e.g. `"CL_ABAP*"`), optionally filtered
@@ -1214,7 +1227,10 @@ export interface Repository {
   listInactive(): Promise<unknown[]>
 }
 
-/** The `services` namespace of `AdtLsClient`. */
+/**
+ * Runtime and business services: run a console application, service-binding details,
+ * publishing and OData service information.
+ */
 export interface Services {
   /**
    * Run an executable object (classrun, program) and return its console output
@@ -1242,7 +1258,7 @@ export interface Services {
   getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
 }
 
-/** The `source` namespace of `AdtLsClient`. */
+/** Read object source by name. */
 export interface Source {
   /**
    * Read an object's source by name (per include for classes, e.g. `include: 'testclasses'`):
@@ -1252,7 +1268,7 @@ export interface Source {
   read(args: ObjectRef & { include?: string }): Promise<string>
 }
 
-/** The `transport` namespace of `AdtLsClient`. */
+/** CTS transport and lock operations. */
 export interface Transport {
   /** Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`). */
   find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }): Promise<TransportInfo>

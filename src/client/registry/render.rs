@@ -53,7 +53,7 @@ impl MethodSpec {
     }
 }
 
-const CLIENT_DOC: &str = " The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own\n MCP server. Every method returns a promise and never throws synchronously; after\n `dispose()` every call rejects with `ERR_DISPOSED`. Call `dispose()` when done, or hold\n the client with `await using adt = await createAdtLs(...)`.\n";
+const CLIENT_DOC: &str = " The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own\n MCP server. Call `dispose()` when done, or hold the client with\n `await using adt = await createAdtLs(...)`.\n\n Every method returns a promise and never throws synchronously. Failures reject with an\n `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` (\"No ABAP destination is connected.\")\n for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after\n `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a\n bound passes, adt-ls's JSON-RPC code for a failed LSP request and\n `ADT_TOOL_ERROR` for a failed MCP tool.\n";
 
 /// Members of `AdtLsClient` that are not dispatched methods.
 const CLIENT_TAIL: &[(&str, &str)] = &[
@@ -104,7 +104,7 @@ pub fn interfaces(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> Vec<
             .collect();
         out.push(Interface {
             name: ns.interface.to_string(),
-            js_doc: js_doc(&format!(" The `{}` namespace of `AdtLsClient`.\n", ns.name)),
+            js_doc: js_doc(ns.doc),
             body: members.join("\n"),
         });
         client.push(format!("{}{}: {}", js_doc(ns.doc), ns.name, ns.interface));
