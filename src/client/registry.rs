@@ -4,7 +4,6 @@
 //! generated `AdtLsClient` declaration (`build.rs` renders the same table with
 //! `registry/render.rs`) and the tests all derive from it.
 
-#[path = "registry/render.rs"]
 pub mod render;
 
 use super::args::Args;
