@@ -1,7 +1,7 @@
 //! The unified client behind `createAdtLs` (api.md §5, §6): startup orchestration, the shared
 //! machinery every namespace uses (activity tracking, the destination guard, LSP requests and
 //! MCP tool calls wrapped in re-logon), `health()`, and dispose. Namespaces live in their own
-//! modules and are reached through [`dispatch`].
+//! modules; the method [`registry`] names every method and [`dispatch`] reaches it.
 
 mod args;
 mod connect_session;
