@@ -3,35 +3,14 @@
 /* eslint-disable */
 
 // ---------------------------------------------------------------------------------------
-// Type-only exports (the runtime exports follow, generated from the Rust sources).
-// Shapes match @marianfoo/adt-ls 0.5.0 plus the reference SDK's additions.
+// Hand-written type-only exports: what napi-rs cannot generate (callback and tuple types,
+// index signatures, the option types) and the `await using` support. Everything after this
+// section is generated: the functions and classes from the Rust sources, the value types
+// from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the method registry
+// (`src/client/registry/table.rs`, rendered by `build.rs`).
 // ---------------------------------------------------------------------------------------
 
-/**
- * What adt-ls answered to the LSP `initialize` request, as {@link AdtLsDriver.start} resolves
- * it and {@link AdtLsDriver.initializeResult} keeps it.
- */
-export interface AdtLsInitializeResult {
-  /** adt-ls's identity: `name` is `ADTLS`, `version` e.g. `1.1.2.202608131517` (checked by the version gate). */
-  serverInfo?: {
-    /** The server name, `ADTLS`. */
-    name: string
-    /** The build, e.g. `1.1.2.202608131517`. */
-    version: string
-  }
-  /**
-   * The server capabilities, verbatim (document sync, hover, completion, definition,
-   * references, type hierarchy, semantic tokens with their legend, pull diagnostics, ...).
-   */
-  capabilities: Record<string, unknown>
-}
-
-/**
- * Answers one server->client LSP request (for example
- * `adtLs/destinations/requestBrowserBasedLogon`). It gets the request's `params` and may
- * return a value or a promise. `undefined` is answered `null`; a throw or rejection is sent
- * back as the JSON-RPC error `-32603` `Request <method> failed with message: <msg>`.
- */
+/** Answers one server->client LSP request; may return a value or a promise. */
 export type ServerRequestHandler = (params: unknown) => unknown | Promise<unknown>
 
 /**
@@ -101,186 +80,7 @@ export interface AdtLsDriverOptions {
 /** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]
 
-/**
- * An ABAP repository object by name and ADT type code, e.g.
- * `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. Methods taking one first resolve it to adt-ls's
- * file URI (`adtLs/repository/quickSearch`, then `adtLs/repository/getLsUri`) and reject with
- * `Object <name> (<type>) not found via search.` when no exact (case-insensitive) match exists.
- */
-export interface ObjectRef {
-  /** The object name, e.g. `ZCL_ORDER` (matched case-insensitively). */
-  name: string
-  /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
-  objectType: string
-}
-
-export interface ActivateResult {
-  success: boolean
-  diagnostics: unknown[]
-  checkExecuted?: boolean
-  activationExecuted?: boolean
-  generationExecuted?: boolean
-  forceSupported?: boolean
-  refreshedUris?: string[]
-}
-
-export interface CreateResult {
-  message?: string
-  filePath?: string
-}
-
-/** One field of an object type's creation form. */
-export interface CreationField {
-  path: string
-  label?: string
-  required: boolean
-  maxLength?: number
-  pattern?: string
-  valueHelpTypes?: string[]
-}
-
-/** One page of `transport.getDiff`; iterate `nextCursor` until `batchInfo.status` is `completed`. */
-export interface TransportDiffPage {
-  batchInfo?: {
-    currentBatchSize?: number
-    totalObjects?: number
-    processedCount?: number
-    remainingCount?: number
-    batchHasChanges?: boolean
-    status?: 'processing' | 'completed' | string
-  }
-  message?: string
-  nextCursor?: string
-  diffResult?: unknown
-  [key: string]: unknown
-}
-
-/**
- * Where a position-based navigation query points: a declared symbol name, or an explicit
- * 1-based `line` + `character` (editor convention; converted to LSP's 0-based position).
- * Explicit coordinates win when both are given.
- */
-export interface Locator {
-  /**
-   * A name declared in the object (looked up in `textDocument/documentSymbol`, then in the
-   * source as a whole word; `~` and `/` work, e.g. `lif_order~submit`). Not found rejects
-   * with `Symbol "<s>" not found in the outline or source. ...`.
-   */
-  symbol?: string
-  /** 1-based line; needs `character`. */
-  line?: number
-  /** 1-based character (UTF-16 code units); needs `line`. */
-  character?: number
-}
-
-/** A 0-based LSP position, as adt-ls sends it. */
-export interface Position {
-  /** 0-based line. */
-  line: number
-  /** 0-based offset in UTF-16 code units (like a JavaScript string index). */
-  character: number
-}
-
-/** An LSP text edit (0-based positions in UTF-16 code units), as {@link applyTextEdits} takes it. */
-export interface TextEdit {
-  /** The replaced range: `start` inclusive, `end` exclusive. */
-  range: {
-    /** First replaced position. */
-    start: Position
-    /** Position just after the replaced text (equal to `start` to insert). */
-    end: Position
-  }
-  /** The replacement text (empty to delete). */
-  newText: string
-}
-
-/** The names behind semantic token indices, from adt-ls's `initialize` capabilities. */
-export interface SemanticTokensLegend {
-  /** Token type names by index (adt-ls 1.1.2: 23, from `namespace` to `operator`). */
-  tokenTypes: string[]
-  /** Token modifier names by bit (adt-ls 1.1.2: 10, from `declaration` to `defaultlibrary`). */
-  tokenModifiers: string[]
-}
-
-/** One semantic token with an absolute position and resolved names ({@link decodeSemanticTokens}). */
-export interface DecodedToken {
-  /** 0-based line. */
-  line: number
-  /** 0-based start character (UTF-16 code units). */
-  character: number
-  /** Length in UTF-16 code units. */
-  length: number
-  /** The legend's type name (or the index as a decimal string when the legend has none). */
-  tokenType: string
-  /** The legend's modifier names whose bits are set. */
-  tokenModifiers: string[]
-}
-
-/** The `navigation` namespace. */
-export interface Navigation {
-  documentSymbols(ref: ObjectRef): Promise<unknown>
-  checkSyntax(ref: ObjectRef): Promise<unknown>
-  goToDefinition(ref: ObjectRef, locator: Locator): Promise<unknown>
-  goToDeclaration(ref: ObjectRef, locator: Locator): Promise<unknown>
-  hover(ref: ObjectRef, locator: Locator): Promise<unknown>
-  documentHighlight(ref: ObjectRef, locator: Locator): Promise<unknown>
-  findReferences(ref: ObjectRef, locator: Locator, opts?: { includeDeclaration?: boolean; timeoutMs?: number }): Promise<unknown>
-  typeHierarchy(ref: ObjectRef, locator: Locator, opts?: { direction?: 'supertypes' | 'subtypes' | 'both' }): Promise<unknown>
-  completion(ref: ObjectRef, locator: Locator, opts?: { maxItems?: number; resolve?: boolean; resolveLimit?: number }): Promise<unknown>
-  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }): Promise<{ formatted: string; edits: TextEdit[] }>
-  semanticTokens(ref: ObjectRef): Promise<{ legend: SemanticTokensLegend; tokens: DecodedToken[] }>
-}
-
-/** The `quality` namespace. */
-export interface Quality {
-  listAtcVariants(ref: ObjectRef, opts?: { query?: string }): Promise<unknown>
-  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number }): Promise<unknown>
-  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number }): Promise<unknown>
-}
-
-export interface SearchReference {
-  name: string
-  description?: string
-  type?: string
-  uri?: string
-}
-
-export interface QuickSearchResult {
-  references: SearchReference[]
-  message?: { label?: string; detail?: string; severity?: number }
-}
-
-export interface UserRef {
-  id: string
-  text?: string
-}
-
-export interface ServiceBindingServices {
-  bindingType?: string
-  odataVersion?: string
-  odataInfoUri?: Array<{ href: string }>
-  services: Array<{
-    name: string
-    content: Array<{ serviceDefinition: string; serviceVersion: string }>
-    isPublished?: boolean
-  }>
-}
-
-export interface ServiceInfo {
-  serviceUrl: string
-  entitySets: Array<{ name: string; navigations: string[] }>
-}
-
-/** The `services` namespace. */
-export interface Services {
-  runApplication(ref: ObjectRef): Promise<{ output: string }>
-  serviceBindingDetails(ref: ObjectRef): Promise<unknown>
-  publishServiceBinding(ref: ObjectRef): Promise<unknown>
-  listServices(ref: ObjectRef): Promise<ServiceBindingServices>
-  getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
-}
-
-/** Anything that can register a server->client request handler: an {@link AdtLsDriver}, or your own wrapper. */
+/** Anything that can register a server->client request handler (an AdtLsDriver). */
 export interface LogonHandlerRegistrar {
   /** Answer the server->client request `method` with `handler` from now on. */
   setRequestHandler(method: string, handler: ServerRequestHandler): void
@@ -486,114 +286,27 @@ export interface CreateAdtLsOptions {
   logonTimeoutMs?: number
 }
 
-export interface HealthInfo {
-  connected: boolean
-  backendLive: boolean
-  destination: string
-  adtLsName?: string
-  adtLsVersion?: string
-  mcpPort: number
-}
-
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
   name: string
   title?: string
   description?: string
-  inputSchema?: Record<string, unknown>
+  inputSchema?: unknown
   outputSchema?: Record<string, unknown>
   annotations?: Record<string, unknown>
   [key: string]: unknown
 }
 
-/** `capabilities()`: the LSP capabilities (a copy) and the MCP tools (freshly listed). */
-export interface AdtLsCapabilities {
-  lsp: Record<string, unknown>
-  tools: McpTool[]
-}
-
-/** The unified client returned by `createAdtLs`. Call `dispose()` when done, or hold it with
- * `await using adt = await createAdtLs(...)`. */
-export interface AdtLsClient extends AsyncDisposable {
-  capabilities(): Promise<AdtLsCapabilities>
-  repository: {
-    search(pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean }): Promise<QuickSearchResult>
-    getUsers(): Promise<UserRef[]>
-    getLsUri(adtUri: string): Promise<string>
-    readFile(uri: string): Promise<string>
-    writeFile(uri: string, content: string): Promise<unknown>
-    delete(uri: string): Promise<unknown>
-    listInactive(): Promise<unknown[]>
-  }
-  source: {
-    read(args: ObjectRef & { include?: string }): Promise<string>
-  }
-  lifecycle: {
-    resolveAffUri(ref: ObjectRef): Promise<string>
-    create(args: {
-      objectType: string
-      name: string
-      packageName: string
-      description: string
-      transportRequestNumber?: string
-      additionalFields?: Record<string, unknown>
-    }): Promise<CreateResult>
-    update(args: ObjectRef & { source: string; include?: string }): Promise<void>
-    activate(args: ObjectRef & { forceActivation?: boolean }): Promise<ActivateResult>
-    runUnitTests(args: ObjectRef): Promise<unknown>
-    delete(args: ObjectRef): Promise<void>
-    generate(args: {
-      generatorId: string
-      content: string
-      packageName: string
-      transportRequestNumber?: string
-      referencedObjectType?: string
-      referencedObjectName?: string
-    }): Promise<unknown>
-    validate(args: {
-      objectType: string
-      name: string
-      packageName: string
-      description: string
-      additionalFields?: Record<string, unknown>
-    }): Promise<unknown>
-    listCreatableObjects(): Promise<unknown>
-    getObjectTypeDetails(objectType: string, opts?: { name?: string }): Promise<unknown>
-    getCreationForm(objectType: string, opts?: { name?: string }): Promise<{ objectType: string; fields: CreationField[] }>
-    listGenerators(): Promise<unknown>
-    getGeneratorSchema(
-      generatorId: string,
-      opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string },
-    ): Promise<unknown>
-  }
-  navigation: Navigation
-  quality: Quality
-  services: Services
-  transport: {
-    find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }): Promise<unknown>
-    create(args: {
-      developmentPackage: string
-      transportDescription: string
-      isCreation: boolean
-      objectName: string
-      objectType: string
-    }): Promise<unknown>
-    assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
-    list(opts?: { limit?: number; query?: string }): Promise<unknown>
-    check(args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }): Promise<unknown>
-    getLockStatus(args: ObjectRef): Promise<{ lockingSupported: boolean; lockId: string | null }>
-    getDiff(transportNumber: string, opts?: { cursor?: string; pageSize?: number }): Promise<TransportDiffPage>
-  }
-  raw: {
-    lsp<T = unknown>(method: string, params?: unknown): Promise<T>
-    tool(name: string, args?: Record<string, unknown>): Promise<unknown>
-  }
-  listDestinations(): Promise<unknown>
-  reconnect(): Promise<boolean>
-  health(): HealthInfo
-  dispose(): Promise<void>
-  /** `dispose()`, for `await using`. */
-  [Symbol.asyncDispose](): Promise<void>
+/**
+ * An MCP `CallToolResult`, verbatim (`raw.tool`): the content blocks (adt-ls's tools put their
+ * JSON payload in the first text block), the structured result and the error flag. Unwrap it
+ * with `parseFederated`.
+ */
+export interface CallToolResult {
+  content: Array<{ type: string; text?: string; [key: string]: unknown }>
+  structuredContent?: unknown
+  isError?: boolean
+  [key: string]: unknown
 }
 
 /** Where {@link resolveAdtLsPath} looks for the adt-ls binary. */
@@ -644,29 +357,6 @@ export interface Logger {
   error(msg: string): void
 }
 
-/** An MCP `CallToolResult` as adt-ls's tools return it (`raw.tool`), the input of {@link parseFederated}. */
-export interface FederatedResult {
-  /** The result's content blocks; the first one's `text` is the tool's complete (usually JSON) payload. */
-  content?: Array<{
-    /** The block's text (for adt-ls's tools: the JSON payload, or an error message). */
-    text?: string
-  }>
-  /** `true` when the tool failed (the text then explains why). */
-  isError?: boolean
-  /** The output-schema projection of the payload; may lack fields the text has. */
-  structuredContent?: unknown
-}
-
-/** The values adt-ls's MCP server actually started with ({@link startMcpServer}); use these, not the requested ones. */
-export interface StartMcpServerResult {
-  /** The port the server listens on (`http://127.0.0.1:<port>/mcp`). */
-  port: number
-  /** The bearer token every MCP request must carry. */
-  token: string
-  /** The MCP server's version, when adt-ls reports it. */
-  version?: string
-}
-
 // `await using` support. `Symbol.asyncDispose` and `AsyncDisposable` are declared here the
 // way TypeScript's lib.esnext.disposable and @types/node declare them (identical
 // declarations merge), so these types also compile with `lib: ["es2022"]` and no
@@ -715,14 +405,6 @@ export interface AdtLsError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------
-
-/**
- * Which binding artifact the generated loader actually loaded: `'native'` for
- * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
- * flavor napi-rs can build is listed, because `NAPI_RS_NATIVE_LIBRARY_PATH`
- * can point the loader at a WASI artifact this package does not build itself.
- */
-export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
  * One adt-ls process and its LSP connection: the building block under `createAdtLs`, for
@@ -890,6 +572,45 @@ export declare class AdtLsMcpClient {
   get protocolVersion(): string | undefined
 }
 
+/** `activate`: the phase flags, the refreshed URIs and the diagnostics per file. */
+export interface ActivateResult {
+  /** Activation ran and no diagnostic has error severity. */
+  success: boolean
+  /** The LSP diagnostics of each file that has any (empty on success). */
+  diagnostics: Array<FileDiagnostics>
+  /** Whether the syntax / consistency check ran. */
+  checkExecuted?: boolean
+  /** Whether activation actually ran. */
+  activationExecuted?: boolean
+  /** Whether downstream generation ran (e.g. RAP artifacts). */
+  generationExecuted?: boolean
+  /** Whether the backend supports `forceActivation` for this object. */
+  forceSupported?: boolean
+  /** AFF URIs the backend marked for refresh after activation. */
+  refreshedUris?: Array<string>
+}
+
+/** `capabilities()`: the LSP capabilities (a copy) and the MCP tools (freshly listed). */
+export interface AdtLsCapabilities {
+  lsp: Record<string, unknown>
+  tools: McpTool[]
+}
+
+/** A destination of `listDestinations()` (MCP `abap_list_destinations`). */
+export interface AdtLsDestination {
+  destination?: string
+  systemId?: string
+  client?: string
+  user?: string
+  language?: string
+}
+
+/** What `initialize` returned: server identity and capabilities, verbatim. */
+export interface AdtLsInitializeResult {
+  serverInfo?: ServerInfo
+  capabilities: Record<string, unknown>
+}
+
 /**
  * Apply LSP text edits to a text and return the result (pure). Positions are 0-based and count
  * UTF-16 code units, like JavaScript string indices; edits are applied from the last to the
@@ -913,6 +634,30 @@ export declare function applyTextEdits(text: string, edits: TextEdit[]): string
  * ADT_LS_PATH.` (`<missing>` for an absent version)
  */
 export declare function assertSupportedAdtLsVersion(version?: string): void
+
+/** One ATC finding. */
+export interface AtcFinding {
+  objectName?: string
+  objectType?: string
+  /** The object's ADT URI. */
+  uri?: string
+  /** 1 error, 2 warning, 3 information. */
+  priority?: number
+  checkTitle?: string
+  messageTitle?: string
+  location?: AtcLocation
+}
+
+/** Where an ATC finding is: the source part and its 1-based line. */
+export interface AtcLocation {
+  part?: string
+  line?: number
+}
+
+/** `runAtc`: adt-ls's `adtLs/atc/runCheck` answer. */
+export interface AtcRunResult {
+  atcRunCheckResults?: Array<AtcFinding>
+}
 
 /**
  * Log on with user and password, headless (the common on-premise case). When adt-ls asks for a
@@ -942,6 +687,13 @@ export declare function basic(user: string, password: string): LogonStrategy
  */
 export declare function bearer(token: string | (() => string | Promise<string>), opts?: { user?: string }): LogonStrategy
 
+/** One service of a binding. */
+export interface BindingService {
+  name: string
+  content: Array<ServiceContent>
+  isPublished?: boolean
+}
+
 /**
  * Log on with a client certificate (mutual TLS), headless and passwordless: the localhost TLS
  * proxy presents `cert` and `key` (PEM, string or Buffer) to the system on every request, so the
@@ -954,6 +706,55 @@ export declare function bearer(token: string | (() => string | Promise<string>),
  */
 export declare function clientCert(opts: { cert: string | Buffer; key: string | Buffer; user?: string }): LogonStrategy
 
+/** Where a diagnostic code is described. */
+export interface CodeDescription {
+  href: string
+}
+
+/**
+ * A completion proposal (`textDocument/completion`, resolved with `completionItem/resolve`
+ * on request; without `data`).
+ */
+export interface CompletionItem {
+  label: string
+  labelDetails?: CompletionItemLabelDetails
+  /** LSP `CompletionItemKind`. */
+  kind?: number
+  tags?: Array<number>
+  detail?: string
+  documentation?: string | MarkupContent
+  deprecated?: boolean
+  preselect?: boolean
+  sortText?: string
+  filterText?: string
+  insertText?: string
+  /** 1 plain text, 2 snippet. */
+  insertTextFormat?: 1 | 2
+  /** 1 as is, 2 adjust indentation. */
+  insertTextMode?: 1 | 2
+  textEdit?: unknown
+  additionalTextEdits?: Array<TextEdit>
+  commitCharacters?: Array<string>
+  command?: unknown
+}
+
+/** Extra label text of a completion item. */
+export interface CompletionItemLabelDetails {
+  detail?: string
+  description?: string
+}
+
+/** `completion`: the first `maxItems` proposals of `total`. */
+export interface CompletionResult {
+  /** adt-ls's `isIncomplete`, when it answered with a completion list. */
+  isIncomplete?: boolean
+  /** How many proposals adt-ls returned before capping. */
+  total: number
+  /** With `resolve`: how many items were resolved. */
+  resolved?: number
+  items: Array<CompletionItem>
+}
+
 /**
  * The argument list adt-ls is started with:
  * `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`.
@@ -961,6 +762,20 @@ export declare function clientCert(opts: { cert: string | Buffer; key: string | 
  * first, where JVM launchers expect them. Pure: no I/O.
  */
 export declare function composeSpawnArgs(opts: { dataDir: string; pipeName: string; extraArgs?: string[] }): Array<string>
+
+/** A creatable object type. */
+export interface CreatableObject {
+  name: string
+  /** e.g. `CLAS/OC`. */
+  objectType: string
+}
+
+/** `listCreatableObjects` (MCP `get_all_creatable_objects`). */
+export interface CreatableObjects {
+  creatableObjects?: Array<CreatableObject>
+  message?: string
+  error?: string
+}
 
 /**
  * Start adt-ls and return the unified client. In order: check the options, find the binary
@@ -997,6 +812,28 @@ export declare function composeSpawnArgs(opts: { dataDir: string; pipeName: stri
  */
 export declare function createAdtLs(opts: CreateAdtLsOptions): Promise<AdtLsClient>
 
+/** `create`: adt-ls's message and the created object's file. */
+export interface CreateResult {
+  message?: string
+  filePath?: string
+}
+
+/**
+ * One field of an object type's creation form (from the native UI model): unlike
+ * `getObjectTypeDetails`, it carries the legal values.
+ */
+export interface CreationField {
+  /** Field key (the binding path, e.g. `packageName`, `superclass`). */
+  path: string
+  label?: string
+  required: boolean
+  maxLength?: number
+  /** Validation regex (e.g. `^[A-Z0-9_/]*$` for `name`). */
+  pattern?: string
+  /** ADT object types this field accepts (e.g. `superclass` -> `["CLAS/OC"]`). */
+  valueHelpTypes?: Array<string>
+}
+
 /**
  * Log on with your own handlers: `register(driver, ctx)` is called once with the
  * {@link AdtLsDriver} before `ensureLoggedOn`, to install handlers for adt-ls's server->client
@@ -1016,6 +853,15 @@ export declare function createAdtLs(opts: CreateAdtLsOptions): Promise<AdtLsClie
  */
 export declare function custom(register: (driver: LogonHandlerRegistrar, ctx: LogonContext) => void, opts?: { user?: string }): LogonStrategy
 
+/** One decoded semantic token: absolute 0-based position and resolved names. */
+export interface DecodedToken {
+  line: number
+  character: number
+  length: number
+  tokenType: string
+  tokenModifiers: Array<string>
+}
+
 /**
  * Decode LSP semantic tokens (`textDocument/semanticTokens/full`'s `data`: a flat array of
  * delta-encoded 5-tuples `[Δline, Δstart, length, typeIndex, modifierBits]`) into tokens with
@@ -1033,6 +879,143 @@ export declare function decodeSemanticTokens(data: number[] | undefined, legend:
  * @param home - the home directory (default `os.homedir()`)
  */
 export declare function defaultExtensionDirs(home?: string): Array<string>
+
+/**
+ * A compiler message (LSP `Diagnostic`). `severity`: 1 error, 2 warning, 3 information,
+ * 4 hint.
+ */
+export interface Diagnostic {
+  range: Range
+  severity?: 1 | 2 | 3 | 4
+  code?: number | string
+  codeDescription?: CodeDescription
+  source?: string
+  message: string
+  tags?: Array<number>
+  relatedInformation?: Array<DiagnosticRelatedInformation>
+  data?: unknown
+}
+
+/** A related message of a diagnostic. */
+export interface DiagnosticRelatedInformation {
+  location: Location
+  message: string
+}
+
+/** A highlighted occurrence; `kind` 1 text, 2 read, 3 write. */
+export interface DocumentHighlight {
+  range: Range
+  kind?: 1 | 2 | 3
+}
+
+/** A symbol of the outline, with its children (`textDocument/documentSymbol`). */
+export interface DocumentSymbol {
+  name: string
+  detail?: string
+  /** LSP `SymbolKind` (5 class, 6 method, 11 interface, ...). */
+  kind: number
+  tags?: Array<number>
+  deprecated?: boolean
+  range: Range
+  selectionRange: Range
+  children?: Array<DocumentSymbol>
+}
+
+/** An entity set and its navigation properties. */
+export interface EntitySet {
+  name: string
+  navigations: Array<string>
+}
+
+/** A content block of a tool result. */
+export interface FederatedContent {
+  text?: string
+}
+
+/** An MCP `CallToolResult` as returned by adt-ls's tools (what `parseFederated` reads). */
+export interface FederatedResult {
+  content?: Array<FederatedContent>
+  isError?: boolean
+  structuredContent?: unknown
+}
+
+/** The diagnostics of one file of an activation. */
+export interface FileDiagnostics {
+  /** The file's AFF URI. */
+  fileUri: string
+  diagnostic: Array<Diagnostic>
+}
+
+/** A full pull-diagnostics report (`textDocument/diagnostic`). */
+export interface FullDocumentDiagnosticReport {
+  kind: 'full'
+  resultId?: string
+  items: Array<Diagnostic>
+}
+
+/** An object a generator created. */
+export interface GeneratedObject {
+  objectName: string
+  /** e.g. TABL, DDLS, BDEF, SRVD, SRVB. */
+  objectType: string
+}
+
+/** One RAP generator. */
+export interface GeneratorInfo {
+  /** e.g. `x-ui-service`. */
+  id: string
+  title: string
+  description: string
+  /** Semicolon-separated reference object types (e.g. `TABL;DDLS;BDEF`). */
+  referencedObjectTypes?: string
+}
+
+/** `listGenerators`. */
+export interface GeneratorList {
+  generators: Array<GeneratorInfo>
+}
+
+/** A validation message of a generator run. */
+export interface GeneratorMessage {
+  longText?: string
+  shortText?: string
+  /** e.g. ERROR, WARNING, INFO. */
+  severity?: string
+}
+
+/** `generate`: validation messages or the generated objects. */
+export interface GeneratorResult {
+  validationMessages: Array<GeneratorMessage>
+  generatedObjects: Array<GeneratedObject>
+  /** The leading object's file (on success). */
+  filePath?: string
+}
+
+/**
+ * `getGeneratorSchema`: the JSON schema of a generator's `content` and the content
+ * pre-filled from the referenced object.
+ */
+export interface GeneratorSchema {
+  schema: Record<string, unknown>
+  referenceContent: Record<string, unknown>
+}
+
+/** `health()`: a connection and liveness snapshot. */
+export interface HealthInfo {
+  connected: boolean
+  backendLive: boolean
+  destination: string
+  adtLsName?: string
+  adtLsVersion?: string
+  /** The port adt-ls's MCP server bound (after any port fallback). */
+  mcpPort: number
+}
+
+/** Hover information (`textDocument/hover`). */
+export interface Hover {
+  contents: MarkupContent | string | { language: string; value: string } | Array<string | { language: string; value: string }>
+  range?: Range
+}
 
 /**
  * Log on interactively: you supply the user interface. `cb.openUrl(url)` is called with the
@@ -1056,11 +1039,79 @@ export declare function interactive(cb: InteractiveCallbacks): LogonStrategy
  */
 export declare function isSupportedAdtLsVersion(version?: string): boolean
 
+/** A location inside a resource. */
+export interface Location {
+  uri: string
+  range: Range
+}
+
+/** A link between a source and a target location. */
+export interface LocationLink {
+  originSelectionRange?: Range
+  targetUri: string
+  targetRange: Range
+  targetSelectionRange: Range
+}
+
+/**
+ * Where to point a position-based query: a declared symbol name, or an explicit 1-based
+ * line and character (editor convention; converted to LSP's 0-based positions).
+ */
+export interface Locator {
+  symbol?: string
+  line?: number
+  character?: number
+}
+
+/** Markdown or plain text. */
+export interface MarkupContent {
+  kind: 'plaintext' | 'markdown'
+  value: string
+}
+
 /**
  * The oldest adt-ls accepted: `1.1.2`. adt-ls 1.1.2 changed the request shapes (`fileUris`,
  * coverage `uris`, delete `options`, VFS mode), so older builds cannot work with this library.
  */
 export declare const MINIMUM_ADT_LS_VERSION: string
+
+/** Coverage of one object, in percent. */
+export interface ObjectCoverage {
+  name?: string
+  type?: string
+  uri?: string
+  statementCoverage?: number
+  branchCoverage?: number
+  procedureCoverage?: number
+}
+
+/** An object by name and ADT type code, e.g. `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. */
+export interface ObjectRef {
+  name: string
+  /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
+  objectType: string
+}
+
+/** `getObjectTypeDetails` (MCP `get_object_type_details`). */
+export interface ObjectTypeDetails {
+  fields?: Array<ObjectTypeField>
+  message?: string
+  error?: string
+}
+
+/** A field of the flat creation field list. */
+export interface ObjectTypeField {
+  /** The field name from the binding path (e.g. `packageName`). */
+  tag: string
+  required?: boolean
+  maxLength?: number
+  fieldGroup?: number
+}
+
+/** A metadata URI of a binding. */
+export interface ODataInfoUri {
+  href: string
+}
 
 /**
  * Parse an adt-ls version (`serverInfo.version` from `initialize`): the first three
@@ -1104,6 +1155,31 @@ export declare function parseFederated(res: FederatedResult): { ok: boolean; dat
  */
 export declare function platformSubPath(platform?: string, arch?: string): Array<string>
 
+/** A 0-based LSP position (UTF-16 code units). */
+export interface Position {
+  line: number
+  character: number
+}
+
+/** `publishServiceBinding`: adt-ls's answer. */
+export interface PublishServiceBindingResult {
+  isExecuted?: boolean
+  isPublishSuccess?: boolean
+  statusMessage?: string
+}
+
+/** `search`: the hits and adt-ls's message, if any. */
+export interface QuickSearchResult {
+  references: Array<SearchReference>
+  message?: SearchMessage
+}
+
+/** An LSP range: start inclusive, end exclusive. */
+export interface Range {
+  start: Position
+  end: Position
+}
+
 /**
  * The version of SAP's `SAPSE.adt-vscode` editor extension that ships the verified adt-ls:
  * `1.1.2`. Install at least this one for discovery to find a usable adt-ls.
@@ -1129,6 +1205,67 @@ export declare const REQUIRED_SAPSE_ADT_VSCODE_VERSION: string
  * ```
  */
 export declare function resolveAdtLsPath(opts?: DiscoverOptions): string
+
+/** A message of quickSearch. */
+export interface SearchMessage {
+  label?: string
+  detail?: string
+  severity?: number
+}
+
+/** A repository object hit of quickSearch; `uri` is the ADT object path. */
+export interface SearchReference {
+  name: string
+  description?: string
+  type?: string
+  uri?: string
+}
+
+/** The server's semantic-tokens legend (from the `initialize` capabilities). */
+export interface SemanticTokensLegend {
+  tokenTypes: Array<string>
+  tokenModifiers: Array<string>
+}
+
+/** A server's or client's identity. */
+export interface ServerInfo {
+  name: string
+  version: string
+}
+
+/** `serviceBindingDetails`: adt-ls's answer. */
+export interface ServiceBindingDetails {
+  isExecuted?: boolean
+  statusMessage?: string
+  name?: string
+  bindingType?: string
+  bindingCategory?: string
+  odataVersion?: string
+  isPublished?: boolean
+  serviceDefinition?: string
+  serviceVersion?: string
+  serviceUrl?: string
+}
+
+/** `listServices`: the OData services a binding exposes (MCP `fetch_services`). */
+export interface ServiceBindingServices {
+  bindingType?: string
+  odataVersion?: string
+  odataInfoUri?: Array<ODataInfoUri>
+  services: Array<BindingService>
+}
+
+/** A version of a service. */
+export interface ServiceContent {
+  serviceDefinition: string
+  serviceVersion: string
+}
+
+/** `getServiceInfo`: live OData service information (MCP `fetch_service_information`). */
+export interface ServiceInfo {
+  serviceUrl: string
+  entitySets: Array<EntitySet>
+}
 
 /**
  * Send every log line of the library to `logger` from now on (process-wide). Lines arrive in
@@ -1164,6 +1301,13 @@ export declare function setMcpDestination(driver: LspRequester, destinationId: s
  */
 export declare function startMcpServer(driver: LspRequester, opts: { port: number; token: string }): Promise<StartMcpServerResult>
 
+/** The effective values adt-ls's MCP server started with. */
+export interface StartMcpServerResult {
+  port: number
+  token: string
+  version?: string
+}
+
 /**
  * Start an MCP server on the first free port: call `start(startPort + i)` for
  * `i = 0 … attempts - 1` and resolve with the first success. Only a bind failure (a message
@@ -1195,6 +1339,173 @@ export declare function stderrLogger(prefix?: string): Logger
  */
 export declare function stopMcpServer(driver: LspRequester): Promise<unknown>
 
+/** A flat symbol (the older `textDocument/documentSymbol` answer). */
+export interface SymbolInformation {
+  name: string
+  kind: number
+  tags?: Array<number>
+  deprecated?: boolean
+  location: Location
+  containerName?: string
+}
+
+/** An LSP text edit (0-based positions, UTF-16 code units). */
+export interface TextEdit {
+  range: Range
+  newText: string
+}
+
+/** Progress of a paged transport diff. */
+export interface TransportBatchInfo {
+  currentBatchSize?: number
+  totalObjects?: number
+  processedCount?: number
+  remainingCount?: number
+  batchHasChanges?: boolean
+  status?: 'processing' | 'completed'
+}
+
+/** An assignable transport request of `check`. */
+export interface TransportCandidate {
+  number?: string
+  description?: string
+  owner?: string
+}
+
+/** `check`: adt-ls's transport decision for an operation on an object. */
+export interface TransportCheck {
+  isTransportCheckSuccessful?: boolean
+  isRecordingRequired?: boolean
+  isLocalObject?: boolean
+  operationType?: string
+  packageName?: string
+  transportLayer?: string
+  /** The request the object is locked in. */
+  lockedTransport?: string | null
+  transportRequests?: Array<TransportCandidate>
+  messages?: unknown[]
+}
+
+/** `create`: the new request (MCP `abap_transport-create`). */
+export interface TransportCreated {
+  transportRequestNumber?: string
+  message?: string
+}
+
+/** One page of `getDiff`; pass `nextCursor` back until `batchInfo.status` is `completed`. */
+export interface TransportDiffPage {
+  batchInfo?: TransportBatchInfo
+  message?: string
+  nextCursor?: string
+  /** The unified diff of this batch (empty when it has no changes). */
+  diffResult?: string
+}
+
+/** `find`: the transports relevant for an object (MCP `abap_transport-get`). */
+export interface TransportInfo {
+  transportRequests: Array<TransportRequestRef>
+  /** Information or warnings to show the user. */
+  informationMessages: Array<string>
+  /** False for local objects (`$TMP`), which are not recorded. */
+  isRecordingRequired: boolean
+}
+
+/** `list`: your modifiable transports, filtered and capped. */
+export interface TransportList {
+  /** How many adt-ls returned. */
+  total: number
+  /** How many match `query`. */
+  matched: number
+  /** How many are in `transports` (at most `limit`). */
+  returned: number
+  /** More matched than were returned. */
+  truncated: boolean
+  transports: Array<TransportSummary>
+}
+
+/** A transport request as `find` lists it. */
+export interface TransportRequestRef {
+  transportRequestNumber?: string
+  shortDescription?: string
+  owner?: string
+}
+
+/** A transport request of `list`. */
+export interface TransportSummary {
+  number?: string
+  description?: string
+  owner?: string
+  status?: string
+  type?: string
+  target?: string
+  tasks?: unknown[]
+}
+
+/** A type in a type hierarchy (`textDocument/prepareTypeHierarchy`, without `data`). */
+export interface TypeHierarchyItem {
+  name: string
+  kind: number
+  tags?: Array<number>
+  detail?: string
+  uri: string
+  range: Range
+  selectionRange: Range
+}
+
+/**
+ * `typeHierarchy`: the prepared item (`null` when there is none) and the directions asked
+ * for (`supertypes` / `subtypes` absent when not requested).
+ */
+export interface TypeHierarchyResult {
+  item: TypeHierarchyItem | null
+  supertypes?: Array<TypeHierarchyItem>
+  subtypes?: Array<TypeHierarchyItem>
+}
+
+/** An unchanged pull-diagnostics report: the previous `resultId` still holds. */
+export interface UnchangedDocumentDiagnosticReport {
+  kind: 'unchanged'
+  resultId: string
+}
+
+/** Coverage per object of an ABAP Unit run (`adtLs/coverage/getCoverage`). */
+export interface UnitTestCoverage {
+  objects?: Array<ObjectCoverage>
+  testClasses?: Array<string>
+}
+
+/** The counts and test classes of an ABAP Unit run. */
+export interface UnitTestRunResult {
+  total?: number
+  passed?: number
+  failed?: number
+  testClasses?: unknown[]
+}
+
+/**
+ * `runUnitTestsWithCoverage`: the run's status and result, and the coverage (`null` when
+ * the run produced no coverage, e.g. without tests).
+ */
+export interface UnitTestsWithCoverage {
+  status: string | null
+  result: UnitTestRunResult | null
+  coverage: UnitTestCoverage | null
+}
+
+/** A repository / system user. */
+export interface UserRef {
+  id: string
+  text?: string
+}
+
+/** `validate`: adt-ls's verdict on creation input (MCP `run_validation`). */
+export interface ValidationResult {
+  message: string
+  /** The object content after validation (JSON text). */
+  objectContent?: string
+  error?: string
+}
+
 /**
  * The adt-ls build this library is verified against: `1.1.2.202608131517`. Any other
  * supported build works, with the warning `adt-ls <v> is supported but not the verified build
@@ -1211,4 +1522,336 @@ export declare namespace silentLogger {
   export function info(msg: string): void
   /** Does nothing (the default logger drops every line). */
   export function warn(msg: string): void
+}
+
+/**
+ * The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own
+ * MCP server. Call `dispose()` when done, or hold the client with
+ * `await using adt = await createAdtLs(...)`.
+ *
+ * Every method returns a promise and never throws synchronously. Failures reject with an
+ * `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` ("No ABAP destination is connected.")
+ * for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after
+ * `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a
+ * bound passes, adt-ls's JSON-RPC code for a failed LSP request and
+ * `ADT_TOOL_ERROR` for a failed MCP tool.
+ */
+export interface AdtLsClient {
+  /** Repository queries, file operations by repotree URI and the name-to-URI resolver. */
+  repository: Repository
+  /** Read object source by name. */
+  source: Source
+  /**
+   * The authoring lifecycle (modern ABAP-Cloud / RAP types): resolve, create, update,
+   * activate, test, delete, generators and the creation metadata.
+   */
+  lifecycle: Lifecycle
+  /**
+   * LSP code intelligence (symbols, definition, references, type hierarchy, hover,
+   * completion, syntax check, format, semantic tokens). Positions are a declared `symbol`
+   * name or an explicit 1-based `line` + `character`.
+   */
+  navigation: Navigation
+  /** Quality: ATC static analysis and ABAP Unit with code coverage. All reads. */
+  quality: Quality
+  /**
+   * Runtime and business services: run a console application, service-binding details,
+   * publishing and OData service information.
+   */
+  services: Services
+  /** CTS transport and lock operations. */
+  transport: Transport
+  /** Escape hatches: any LSP request, any tool of adt-ls's MCP server. */
+  raw: Raw
+  /**
+   * The LSP capabilities adt-ls announced (a copy) and the tools of its MCP server
+   * (freshly listed with `tools/list`). Rejects when the MCP server cannot be reached.
+   */
+  capabilities(): Promise<AdtLsCapabilities>
+  /**
+   * The ABAP destinations adt-ls knows (MCP tool `abap_list_destinations`, unwrapped);
+   * works without a connected destination.
+   */
+  listDestinations(): Promise<AdtLsDestination[]>
+  /**
+   * Log on to SAP again now; `true` when the session is live afterwards (`false` in
+   * foundation mode). Dead sessions are also healed automatically.
+   */
+  reconnect(): Promise<boolean>
+  /** Connection and liveness snapshot (synchronous). */
+  health(): HealthInfo
+  /**
+   * Shut down: stop the keep-alive, end adt-ls and its MCP server, close the TLS proxy and
+   * remove the temporary directories. Idempotent.
+   */
+  dispose(): Promise<void>
+  /** `dispose()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+/**
+ * The authoring lifecycle (modern ABAP-Cloud / RAP types): resolve, create, update,
+ * activate, test, delete, generators and the creation metadata.
+ */
+export interface Lifecycle {
+  /**
+   * Resolve `{name, objectType}` to the repotree AFF URI (quickSearch, then
+   * `adtLs/repository/getLsUri`). Rejects when the object is not found.
+   */
+  resolveAffUri(ref: ObjectRef): Promise<string>
+  /**
+   * Create an object with the MCP tool `abap_creation-create_object`.
+   * `transportRequestNumber` is `''` for `$TMP` / local packages. Rejects with the tool's
+   * message when it reports an error.
+   */
+  create(args: { objectType: string; name: string; packageName: string; description: string; transportRequestNumber?: string; additionalFields?: Record<string, unknown> }): Promise<CreateResult>
+  /**
+   * Update an object's source (optionally one include) with `adtLs/fileSystem/writeFile`;
+   * a dead session is logged on again and the write retried.
+   */
+  update(args: ObjectRef & { source: string; include?: string }): Promise<void>
+  /**
+   * Activate with the native `adtLs/activation/activate` (per-phase flags, refreshed URIs,
+   * optional `forceActivation`). Resolves `success: false` with the LSP `diagnostics` per
+   * file when the check fails; rejects when the request itself fails.
+   */
+  activate(args: ObjectRef & { forceActivation?: boolean }): Promise<ActivateResult>
+  /**
+   * Run the object's ABAP Unit tests with the MCP tool `abap_run_unit_tests`. Rejects with
+   * the tool's message when it reports an error.
+   */
+  runUnitTests(args: ObjectRef): Promise<unknown>
+  /** Delete the object (its `.json` metadata) with `adtLs/fileSystem/delete`. */
+  delete(args: ObjectRef): Promise<void>
+  /**
+   * Run a RAP generator (MCP tool `abap_generators-generate_objects`): a full object set
+   * (table, CDS, BDEF, SRVD, SRVB). Rejects with the tool's message on an error result.
+   */
+  generate(args: { generatorId: string; content: string; packageName: string; transportRequestNumber?: string; referencedObjectType?: string; referencedObjectName?: string }): Promise<GeneratorResult>
+  /**
+   * Validate creation input before `create` (MCP tool `abap_creation-run_validation`;
+   * a read-only verdict).
+   */
+  validate(args: { objectType: string; name: string; packageName: string; description: string; additionalFields?: Record<string, unknown> }): Promise<ValidationResult>
+  /**
+   * List the object types creatable on this system (MCP tool
+   * `abap_creation-get_all_creatable_objects`).
+   */
+  listCreatableObjects(): Promise<CreatableObjects>
+  /**
+   * Creation details (the flat MCP field list) for one object type, e.g. `"CLAS/OC"` (MCP
+   * tool `abap_creation-get_object_type_details`).
+   */
+  getObjectTypeDetails(objectType: string, opts?: { name?: string }): Promise<ObjectTypeDetails>
+  /**
+   * The full creation form: each field's value-help types, name pattern, label and
+   * required flag, from the native UI model (`adtLs/objectCreation/getCreationUiModelAndContent`).
+   */
+  getCreationForm(objectType: string, opts?: { name?: string }): Promise<{ objectType: string; fields: CreationField[] }>
+  /**
+   * List the available RAP generators (MCP tool `abap_generators-list_generators`); feed an
+   * id to `generate` / `getGeneratorSchema`.
+   */
+  listGenerators(): Promise<GeneratorList>
+  /**
+   * The JSON input schema a generator's `content` must satisfy (MCP tool
+   * `abap_generators-get_schema`).
+   */
+  getGeneratorSchema(generatorId: string, opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string }): Promise<GeneratorSchema>
+}
+
+/**
+ * LSP code intelligence (symbols, definition, references, type hierarchy, hover,
+ * completion, syntax check, format, semantic tokens). Positions are a declared `symbol`
+ * name or an explicit 1-based `line` + `character`.
+ */
+export interface Navigation {
+  /** The object's outline: `textDocument/documentSymbol` (kinds, ranges, children). */
+  documentSymbols(ref: ObjectRef): Promise<DocumentSymbol[] | SymbolInformation[] | null>
+  /** ABAP syntax check without activating: pull diagnostics (`textDocument/diagnostic`). */
+  checkSyntax(ref: ObjectRef): Promise<FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport>
+  /**
+   * Go to a symbol's definition (the implementation): `textDocument/definition`. Rejects
+   * when the locator's symbol is not in the source.
+   */
+  goToDefinition(ref: ObjectRef, locator: Locator): Promise<Location | Location[] | LocationLink[] | null>
+  /** Go to a symbol's declaration (the signature): `textDocument/declaration`. */
+  goToDeclaration(ref: ObjectRef, locator: Locator): Promise<Location | Location[] | LocationLink[] | null>
+  /**
+   * Hover information (ABAP signature and ABAP Doc, or CDS element information):
+   * `textDocument/hover` after priming adt-ls's token cache.
+   */
+  hover(ref: ObjectRef, locator: Locator): Promise<Hover | null>
+  /**
+   * Read, write and text occurrences of the symbol in the document
+   * (`textDocument/documentHighlight`).
+   */
+  documentHighlight(ref: ObjectRef, locator: Locator): Promise<DocumentHighlight[] | null>
+  /**
+   * Where-used (`textDocument/references`), raced against `timeoutMs` (heavily used globals
+   * can take long); rejects when the limit passes.
+   */
+  findReferences(ref: ObjectRef, locator: Locator, opts?: { includeDeclaration?: boolean; timeoutMs?: number }): Promise<Location[] | null>
+  /**
+   * The inheritance / implementation tree: `textDocument/prepareTypeHierarchy`, then
+   * `typeHierarchy/supertypes` and / or `typeHierarchy/subtypes` (default both).
+   */
+  typeHierarchy(ref: ObjectRef, locator: Locator, opts?: { direction?: 'supertypes' | 'subtypes' | 'both' }): Promise<TypeHierarchyResult>
+  /**
+   * Code completion at a position (`textDocument/completion`, capped at `maxItems`); with
+   * `resolve`, items are enriched with `completionItem/resolve` (signatures, ABAP Doc).
+   */
+  completion(ref: ObjectRef, locator: Locator, opts?: { maxItems?: number; resolve?: boolean; resolveLimit?: number }): Promise<CompletionResult>
+  /**
+   * Format the whole document with the ABAP pretty printer (`textDocument/formatting`):
+   * the formatted source plus the raw LSP edits.
+   */
+  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }): Promise<{ formatted: string; edits: TextEdit[] }>
+  /**
+   * Semantic tokens for the object (`textDocument/semanticTokens/full`), decoded to
+   * absolute, name-resolved tokens with the server's legend.
+   */
+  semanticTokens(ref: ObjectRef): Promise<{ legend: SemanticTokensLegend; tokens: DecodedToken[] }>
+}
+
+/** Quality: ATC static analysis and ABAP Unit with code coverage. All reads. */
+export interface Quality {
+  /**
+   * List the ATC check variants in the object's context (`adtLs/atc/getCheckVariants`; a
+   * blank `query` asks for `*`).
+   */
+  listAtcVariants(ref: ObjectRef, opts?: { query?: string }): Promise<unknown>
+  /**
+   * Run ABAP Test Cockpit static analysis (`adtLs/atc/runCheck`; empty `checkVariant` =
+   * system default). Report only; rejects when `timeoutMs` (default 60 000) passes.
+   */
+  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number }): Promise<AtcRunResult>
+  /**
+   * Run ABAP Unit with code coverage (`adtLs/abapUnit/runTests`, then
+   * `adtLs/coverage/getCoverage`) -> `{ status, result, coverage }`. Rejects when
+   * `timeoutMs` (default 120 000) passes.
+   */
+  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number }): Promise<UnitTestsWithCoverage>
+}
+
+/** Escape hatches: any LSP request, any tool of adt-ls's MCP server. */
+export interface Raw {
+  /** Any LSP or `adtLs/*` request, with the re-logon wrapper; resolves the raw result. */
+  lsp<T = unknown>(method: string, params?: unknown): Promise<T>
+  /**
+   * Call a tool of adt-ls's own MCP server (e.g. a backend-dynamic tool); resolves the MCP
+   * `CallToolResult` untouched (`isError` results included; unwrap with `parseFederated`).
+   */
+  tool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>
+}
+
+/** Repository queries, file operations by repotree URI and the name-to-URI resolver. */
+export interface Repository {
+  /**
+   * Search ABAP repository objects by name pattern (e.g. `"CL_ABAP*"`), optionally filtered
+   * by ADT type (`adtLs/repository/quickSearch`, default 50 hits). `cold` retries the
+   * cold-index window; an empty result on a dead session logs on again and retries once.
+   * Rejects with "No ABAP destination is connected." without a destination.
+   */
+  search(pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean }): Promise<QuickSearchResult>
+  /**
+   * List the user master records visible to the logged-on user
+   * (`adtLs/repository/getUsers`). Rejects without a destination.
+   */
+  getUsers(): Promise<UserRef[]>
+  /**
+   * Resolve an ADT object path (e.g. `/sap/bc/adt/oo/classes/zcl_x`) to the repotree AFF URI
+   * the file operations use (`adtLs/repository/getLsUri`). Rejects when adt-ls returns no URI.
+   */
+  getLsUri(adtUri: string): Promise<string>
+  /** Read an AFF file's content by repotree URI (`adtLs/fileSystem/readFile`; `''` when empty). */
+  readFile(uri: string): Promise<string>
+  /**
+   * Write an AFF file (plain multi-line source) by repotree URI
+   * (`adtLs/fileSystem/writeFile`); resolves adt-ls's raw answer.
+   */
+  writeFile(uri: string, content: string): Promise<unknown>
+  /**
+   * Delete by AFF URI (use the `.json` metadata URI for objects) with
+   * `adtLs/fileSystem/delete`; resolves adt-ls's raw answer.
+   */
+  delete(uri: string): Promise<unknown>
+  /**
+   * List the inactive (draft) objects on the connected destination
+   * (`adtLs/activation/getInactiveObjects`). Rejects without a destination.
+   */
+  listInactive(): Promise<unknown[]>
+}
+
+/**
+ * Runtime and business services: run a console application, service-binding details,
+ * publishing and OData service information.
+ */
+export interface Services {
+  /**
+   * Run an executable object (classrun, program) and return its console output
+   * (`adtLs/run/runApplication`).
+   */
+  runApplication(ref: ObjectRef): Promise<{ output: string }>
+  /**
+   * A service binding's details: binding type, OData version, services
+   * (`adtLs/businessservice/srvb/getServiceBindingDetails`).
+   */
+  serviceBindingDetails(ref: ObjectRef): Promise<ServiceBindingDetails>
+  /**
+   * Publish (or unpublish) a service binding: mutating
+   * (`adtLs/businessservice/srvb/publishandUnpublishAction`).
+   */
+  publishServiceBinding(ref: ObjectRef): Promise<PublishServiceBindingResult>
+  /** The OData services a binding exposes (MCP tool `abap_business_services-fetch_services`). */
+  listServices(ref: ObjectRef): Promise<ServiceBindingServices>
+  /**
+   * Live OData service information, the service URL and entity sets, for one service of a
+   * binding (default the first): `fetch_services`, then `fetch_service_information`.
+   * Rejects for an unknown service name (listing the binding's services) and for an
+   * unpublished V4 binding.
+   */
+  getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
+}
+
+/** Read object source by name. */
+export interface Source {
+  /**
+   * Read an object's source by name (per include for classes, e.g. `include: 'testclasses'`):
+   * resolves the AFF URI, then `adtLs/fileSystem/readFile`. Rejects for object types adt-ls
+   * headless does not serve, and without a destination.
+   */
+  read(args: ObjectRef & { include?: string }): Promise<string>
+}
+
+/** CTS transport and lock operations. */
+export interface Transport {
+  /** Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`). */
+  find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }): Promise<TransportInfo>
+  /**
+   * Create a CTS transport request (MCP tool `abap_transport-create`). Rejects for local
+   * `$` packages before calling adt-ls.
+   */
+  create(args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName: string; objectType: string }): Promise<TransportCreated>
+  /** Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`). */
+  assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
+  /**
+   * Your modifiable transports (`adtLs/cts/transport/searchTransports`), filtered by
+   * `query` and capped at `limit`.
+   */
+  list(opts?: { limit?: number; query?: string }): Promise<TransportList>
+  /**
+   * The transport decision: does this operation need a transport, which are assignable, is
+   * the object locked (`adtLs/cts/transport/checkTransportForObjectLock`; `operation`
+   * defaults to MODIFY).
+   */
+  check(args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }): Promise<TransportCheck>
+  /** An object's lock status (`adtLs/fileSystem/getFileLockStatus`). */
+  getLockStatus(args: ObjectRef): Promise<{ lockingSupported: boolean; lockId: string | null }>
+  /**
+   * One page of a transport's unified diff (MCP tool `abap_transport-unifiedDifference`);
+   * pass `nextCursor` back until `batchInfo.status` is `completed`. Rejects for a blank
+   * transport number or a `pageSize` outside 1..40.
+   */
+  getDiff(transportNumber: string, opts?: { cursor?: string; pageSize?: number }): Promise<TransportDiffPage>
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { isAbsolute, basename, dirname } from 'node:path';
 import { createAdtLs, basic } from '../index.js';
 import { tempDir, readTrace, incoming, timed, ourTempEntries, TEST_TMP } from './helpers.mjs';
+import { declaredClientMethods } from './support/declared-api.mjs';
 import { FIXTURE, CLIENT_BOUNDS, nodeAdtLs, captureLogs, leakWatch, holdPort } from './fixtures/client/support.mjs';
 
 const NO_DEST = /^No ABAP destination is connected\.$/;
@@ -126,6 +127,9 @@ test('dispose is idempotent; afterwards every method rejects promptly and health
   assert.equal(client.health().connected, false);
   await client.dispose();
   await client.dispose();
+  const namespaced = ['source', 'lifecycle', 'navigation', 'quality', 'services', 'transport'];
+  const declared = declaredClientMethods().filter((m) => !namespaced.includes(m.split('.')[0]));
+  assert.deepEqual(Object.keys(everyMethod(client)).sort(), declared.sort(), 'every registry method outside the namespaces (namespaces-foundation covers those)');
   for (const [name, fn] of Object.entries(everyMethod(client))) {
     const r = await timed(callAsync(name, fn));
     assert.equal(r.ok, false, `${name} resolved after dispose`);

@@ -3,35 +3,14 @@
 /* eslint-disable */
 
 // ---------------------------------------------------------------------------------------
-// Type-only exports (the runtime exports follow, generated from the Rust sources).
-// Shapes match @marianfoo/adt-ls 0.5.0 plus the reference SDK's additions.
+// Hand-written type-only exports: what napi-rs cannot generate (callback and tuple types,
+// index signatures, the option types) and the `await using` support. Everything after this
+// section is generated: the functions and classes from the Rust sources, the value types
+// from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the method registry
+// (`src/client/registry/table.rs`, rendered by `build.rs`).
 // ---------------------------------------------------------------------------------------
 
-/**
- * What adt-ls answered to the LSP `initialize` request, as {@link AdtLsDriver.start} resolves
- * it and {@link AdtLsDriver.initializeResult} keeps it.
- */
-export interface AdtLsInitializeResult {
-  /** adt-ls's identity: `name` is `ADTLS`, `version` e.g. `1.1.2.202608131517` (checked by the version gate). */
-  serverInfo?: {
-    /** The server name, `ADTLS`. */
-    name: string
-    /** The build, e.g. `1.1.2.202608131517`. */
-    version: string
-  }
-  /**
-   * The server capabilities, verbatim (document sync, hover, completion, definition,
-   * references, type hierarchy, semantic tokens with their legend, pull diagnostics, ...).
-   */
-  capabilities: Record<string, unknown>
-}
-
-/**
- * Answers one server->client LSP request (for example
- * `adtLs/destinations/requestBrowserBasedLogon`). It gets the request's `params` and may
- * return a value or a promise. `undefined` is answered `null`; a throw or rejection is sent
- * back as the JSON-RPC error `-32603` `Request <method> failed with message: <msg>`.
- */
+/** Answers one server->client LSP request; may return a value or a promise. */
 export type ServerRequestHandler = (params: unknown) => unknown | Promise<unknown>
 
 /**
@@ -101,186 +80,7 @@ export interface AdtLsDriverOptions {
 /** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]
 
-/**
- * An ABAP repository object by name and ADT type code, e.g.
- * `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. Methods taking one first resolve it to adt-ls's
- * file URI (`adtLs/repository/quickSearch`, then `adtLs/repository/getLsUri`) and reject with
- * `Object <name> (<type>) not found via search.` when no exact (case-insensitive) match exists.
- */
-export interface ObjectRef {
-  /** The object name, e.g. `ZCL_ORDER` (matched case-insensitively). */
-  name: string
-  /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
-  objectType: string
-}
-
-export interface ActivateResult {
-  success: boolean
-  diagnostics: unknown[]
-  checkExecuted?: boolean
-  activationExecuted?: boolean
-  generationExecuted?: boolean
-  forceSupported?: boolean
-  refreshedUris?: string[]
-}
-
-export interface CreateResult {
-  message?: string
-  filePath?: string
-}
-
-/** One field of an object type's creation form. */
-export interface CreationField {
-  path: string
-  label?: string
-  required: boolean
-  maxLength?: number
-  pattern?: string
-  valueHelpTypes?: string[]
-}
-
-/** One page of `transport.getDiff`; iterate `nextCursor` until `batchInfo.status` is `completed`. */
-export interface TransportDiffPage {
-  batchInfo?: {
-    currentBatchSize?: number
-    totalObjects?: number
-    processedCount?: number
-    remainingCount?: number
-    batchHasChanges?: boolean
-    status?: 'processing' | 'completed' | string
-  }
-  message?: string
-  nextCursor?: string
-  diffResult?: unknown
-  [key: string]: unknown
-}
-
-/**
- * Where a position-based navigation query points: a declared symbol name, or an explicit
- * 1-based `line` + `character` (editor convention; converted to LSP's 0-based position).
- * Explicit coordinates win when both are given.
- */
-export interface Locator {
-  /**
-   * A name declared in the object (looked up in `textDocument/documentSymbol`, then in the
-   * source as a whole word; `~` and `/` work, e.g. `lif_order~submit`). Not found rejects
-   * with `Symbol "<s>" not found in the outline or source. ...`.
-   */
-  symbol?: string
-  /** 1-based line; needs `character`. */
-  line?: number
-  /** 1-based character (UTF-16 code units); needs `line`. */
-  character?: number
-}
-
-/** A 0-based LSP position, as adt-ls sends it. */
-export interface Position {
-  /** 0-based line. */
-  line: number
-  /** 0-based offset in UTF-16 code units (like a JavaScript string index). */
-  character: number
-}
-
-/** An LSP text edit (0-based positions in UTF-16 code units), as {@link applyTextEdits} takes it. */
-export interface TextEdit {
-  /** The replaced range: `start` inclusive, `end` exclusive. */
-  range: {
-    /** First replaced position. */
-    start: Position
-    /** Position just after the replaced text (equal to `start` to insert). */
-    end: Position
-  }
-  /** The replacement text (empty to delete). */
-  newText: string
-}
-
-/** The names behind semantic token indices, from adt-ls's `initialize` capabilities. */
-export interface SemanticTokensLegend {
-  /** Token type names by index (adt-ls 1.1.2: 23, from `namespace` to `operator`). */
-  tokenTypes: string[]
-  /** Token modifier names by bit (adt-ls 1.1.2: 10, from `declaration` to `defaultlibrary`). */
-  tokenModifiers: string[]
-}
-
-/** One semantic token with an absolute position and resolved names ({@link decodeSemanticTokens}). */
-export interface DecodedToken {
-  /** 0-based line. */
-  line: number
-  /** 0-based start character (UTF-16 code units). */
-  character: number
-  /** Length in UTF-16 code units. */
-  length: number
-  /** The legend's type name (or the index as a decimal string when the legend has none). */
-  tokenType: string
-  /** The legend's modifier names whose bits are set. */
-  tokenModifiers: string[]
-}
-
-/** The `navigation` namespace. */
-export interface Navigation {
-  documentSymbols(ref: ObjectRef): Promise<unknown>
-  checkSyntax(ref: ObjectRef): Promise<unknown>
-  goToDefinition(ref: ObjectRef, locator: Locator): Promise<unknown>
-  goToDeclaration(ref: ObjectRef, locator: Locator): Promise<unknown>
-  hover(ref: ObjectRef, locator: Locator): Promise<unknown>
-  documentHighlight(ref: ObjectRef, locator: Locator): Promise<unknown>
-  findReferences(ref: ObjectRef, locator: Locator, opts?: { includeDeclaration?: boolean; timeoutMs?: number }): Promise<unknown>
-  typeHierarchy(ref: ObjectRef, locator: Locator, opts?: { direction?: 'supertypes' | 'subtypes' | 'both' }): Promise<unknown>
-  completion(ref: ObjectRef, locator: Locator, opts?: { maxItems?: number; resolve?: boolean; resolveLimit?: number }): Promise<unknown>
-  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }): Promise<{ formatted: string; edits: TextEdit[] }>
-  semanticTokens(ref: ObjectRef): Promise<{ legend: SemanticTokensLegend; tokens: DecodedToken[] }>
-}
-
-/** The `quality` namespace. */
-export interface Quality {
-  listAtcVariants(ref: ObjectRef, opts?: { query?: string }): Promise<unknown>
-  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number }): Promise<unknown>
-  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number }): Promise<unknown>
-}
-
-export interface SearchReference {
-  name: string
-  description?: string
-  type?: string
-  uri?: string
-}
-
-export interface QuickSearchResult {
-  references: SearchReference[]
-  message?: { label?: string; detail?: string; severity?: number }
-}
-
-export interface UserRef {
-  id: string
-  text?: string
-}
-
-export interface ServiceBindingServices {
-  bindingType?: string
-  odataVersion?: string
-  odataInfoUri?: Array<{ href: string }>
-  services: Array<{
-    name: string
-    content: Array<{ serviceDefinition: string; serviceVersion: string }>
-    isPublished?: boolean
-  }>
-}
-
-export interface ServiceInfo {
-  serviceUrl: string
-  entitySets: Array<{ name: string; navigations: string[] }>
-}
-
-/** The `services` namespace. */
-export interface Services {
-  runApplication(ref: ObjectRef): Promise<{ output: string }>
-  serviceBindingDetails(ref: ObjectRef): Promise<unknown>
-  publishServiceBinding(ref: ObjectRef): Promise<unknown>
-  listServices(ref: ObjectRef): Promise<ServiceBindingServices>
-  getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
-}
-
-/** Anything that can register a server->client request handler: an {@link AdtLsDriver}, or your own wrapper. */
+/** Anything that can register a server->client request handler (an AdtLsDriver). */
 export interface LogonHandlerRegistrar {
   /** Answer the server->client request `method` with `handler` from now on. */
   setRequestHandler(method: string, handler: ServerRequestHandler): void
@@ -486,114 +286,27 @@ export interface CreateAdtLsOptions {
   logonTimeoutMs?: number
 }
 
-export interface HealthInfo {
-  connected: boolean
-  backendLive: boolean
-  destination: string
-  adtLsName?: string
-  adtLsVersion?: string
-  mcpPort: number
-}
-
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
   name: string
   title?: string
   description?: string
-  inputSchema?: Record<string, unknown>
+  inputSchema?: unknown
   outputSchema?: Record<string, unknown>
   annotations?: Record<string, unknown>
   [key: string]: unknown
 }
 
-/** `capabilities()`: the LSP capabilities (a copy) and the MCP tools (freshly listed). */
-export interface AdtLsCapabilities {
-  lsp: Record<string, unknown>
-  tools: McpTool[]
-}
-
-/** The unified client returned by `createAdtLs`. Call `dispose()` when done, or hold it with
- * `await using adt = await createAdtLs(...)`. */
-export interface AdtLsClient extends AsyncDisposable {
-  capabilities(): Promise<AdtLsCapabilities>
-  repository: {
-    search(pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean }): Promise<QuickSearchResult>
-    getUsers(): Promise<UserRef[]>
-    getLsUri(adtUri: string): Promise<string>
-    readFile(uri: string): Promise<string>
-    writeFile(uri: string, content: string): Promise<unknown>
-    delete(uri: string): Promise<unknown>
-    listInactive(): Promise<unknown[]>
-  }
-  source: {
-    read(args: ObjectRef & { include?: string }): Promise<string>
-  }
-  lifecycle: {
-    resolveAffUri(ref: ObjectRef): Promise<string>
-    create(args: {
-      objectType: string
-      name: string
-      packageName: string
-      description: string
-      transportRequestNumber?: string
-      additionalFields?: Record<string, unknown>
-    }): Promise<CreateResult>
-    update(args: ObjectRef & { source: string; include?: string }): Promise<void>
-    activate(args: ObjectRef & { forceActivation?: boolean }): Promise<ActivateResult>
-    runUnitTests(args: ObjectRef): Promise<unknown>
-    delete(args: ObjectRef): Promise<void>
-    generate(args: {
-      generatorId: string
-      content: string
-      packageName: string
-      transportRequestNumber?: string
-      referencedObjectType?: string
-      referencedObjectName?: string
-    }): Promise<unknown>
-    validate(args: {
-      objectType: string
-      name: string
-      packageName: string
-      description: string
-      additionalFields?: Record<string, unknown>
-    }): Promise<unknown>
-    listCreatableObjects(): Promise<unknown>
-    getObjectTypeDetails(objectType: string, opts?: { name?: string }): Promise<unknown>
-    getCreationForm(objectType: string, opts?: { name?: string }): Promise<{ objectType: string; fields: CreationField[] }>
-    listGenerators(): Promise<unknown>
-    getGeneratorSchema(
-      generatorId: string,
-      opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string },
-    ): Promise<unknown>
-  }
-  navigation: Navigation
-  quality: Quality
-  services: Services
-  transport: {
-    find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }): Promise<unknown>
-    create(args: {
-      developmentPackage: string
-      transportDescription: string
-      isCreation: boolean
-      objectName: string
-      objectType: string
-    }): Promise<unknown>
-    assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
-    list(opts?: { limit?: number; query?: string }): Promise<unknown>
-    check(args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }): Promise<unknown>
-    getLockStatus(args: ObjectRef): Promise<{ lockingSupported: boolean; lockId: string | null }>
-    getDiff(transportNumber: string, opts?: { cursor?: string; pageSize?: number }): Promise<TransportDiffPage>
-  }
-  raw: {
-    lsp<T = unknown>(method: string, params?: unknown): Promise<T>
-    tool(name: string, args?: Record<string, unknown>): Promise<unknown>
-  }
-  listDestinations(): Promise<unknown>
-  reconnect(): Promise<boolean>
-  health(): HealthInfo
-  dispose(): Promise<void>
-  /** `dispose()`, for `await using`. */
-  [Symbol.asyncDispose](): Promise<void>
+/**
+ * An MCP `CallToolResult`, verbatim (`raw.tool`): the content blocks (adt-ls's tools put their
+ * JSON payload in the first text block), the structured result and the error flag. Unwrap it
+ * with `parseFederated`.
+ */
+export interface CallToolResult {
+  content: Array<{ type: string; text?: string; [key: string]: unknown }>
+  structuredContent?: unknown
+  isError?: boolean
+  [key: string]: unknown
 }
 
 /** Where {@link resolveAdtLsPath} looks for the adt-ls binary. */
@@ -642,29 +355,6 @@ export interface Logger {
   warn(msg: string): void
   /** Failures the library could not handle itself. */
   error(msg: string): void
-}
-
-/** An MCP `CallToolResult` as adt-ls's tools return it (`raw.tool`), the input of {@link parseFederated}. */
-export interface FederatedResult {
-  /** The result's content blocks; the first one's `text` is the tool's complete (usually JSON) payload. */
-  content?: Array<{
-    /** The block's text (for adt-ls's tools: the JSON payload, or an error message). */
-    text?: string
-  }>
-  /** `true` when the tool failed (the text then explains why). */
-  isError?: boolean
-  /** The output-schema projection of the payload; may lack fields the text has. */
-  structuredContent?: unknown
-}
-
-/** The values adt-ls's MCP server actually started with ({@link startMcpServer}); use these, not the requested ones. */
-export interface StartMcpServerResult {
-  /** The port the server listens on (`http://127.0.0.1:<port>/mcp`). */
-  port: number
-  /** The bearer token every MCP request must carry. */
-  token: string
-  /** The MCP server's version, when adt-ls reports it. */
-  version?: string
 }
 
 // `await using` support. `Symbol.asyncDispose` and `AsyncDisposable` are declared here the

@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const caps: AdtLsCapabilities = await adt.capabilities();
   const tools: McpTool[] = caps.tools;
   const first: McpTool | undefined = tools[0];
-  const schema: Record<string, unknown> | undefined = first?.inputSchema;
+  const schema: unknown = first?.inputSchema; // the reference declares `inputSchema?: unknown`
   const extra: unknown = first?.['x-custom'];
   const lsp: Record<string, unknown> = caps.lsp;
   let page: TransportDiffPage = await adt.transport.getDiff('A4HK900001', { pageSize: 40 });

@@ -8,28 +8,10 @@ mod creation_form;
 mod tools;
 mod writes;
 
-use super::args::Args;
-use super::{resolve, Client};
-use crate::error::Result;
-use crate::lsp::BoxFuture;
-use serde_json::Value;
-
-/// `lifecycle.<name>(...)`, or `None` for a name this namespace does not have.
-pub fn call(client: &Client, name: &str, a: Args) -> Option<BoxFuture<Result<Value>>> {
-    Some(match name {
-        "resolveAffUri" => Box::pin(resolve::resolve_method(client, a)),
-        "create" => Box::pin(tools::create(client, a)),
-        "update" => Box::pin(writes::update(client, a)),
-        "activate" => Box::pin(writes::activate(client, a)),
-        "runUnitTests" => Box::pin(tools::run_unit_tests(client, a)),
-        "delete" => Box::pin(writes::delete(client, a)),
-        "generate" => Box::pin(tools::generate(client, a)),
-        "validate" => Box::pin(tools::validate(client, a)),
-        "listCreatableObjects" => Box::pin(tools::list_creatable_objects(client)),
-        "getObjectTypeDetails" => Box::pin(tools::get_object_type_details(client, a)),
-        "getCreationForm" => Box::pin(creation_form::get_creation_form(client, a)),
-        "listGenerators" => Box::pin(tools::list_generators(client)),
-        "getGeneratorSchema" => Box::pin(tools::get_generator_schema(client, a)),
-        _ => return None,
-    })
-}
+pub use super::resolve::resolve_method as resolve_aff_uri;
+pub use creation_form::get_creation_form;
+pub use tools::{
+    create, generate, get_generator_schema, get_object_type_details, list_creatable_objects,
+    list_generators, run_unit_tests, validate,
+};
+pub use writes::{activate, delete, update};

@@ -1,7 +1,7 @@
 //! The unified client behind `createAdtLs` (docs/wire.md#startup-order, docs/wire.md#client-methods): startup orchestration, the shared
 //! machinery every namespace uses (activity tracking, the destination guard, LSP requests and
 //! MCP tool calls wrapped in re-logon), `health()`, and dispose. Namespaces live in their own
-//! modules and are reached through [`dispatch`].
+//! modules; the method [`registry`] names every method and [`dispatch`] reaches it.
 
 mod args;
 mod connect_session;
@@ -13,6 +13,7 @@ mod ns_args;
 pub mod options;
 mod quality;
 mod raw;
+pub mod registry;
 mod repository;
 mod resolve;
 mod services;
@@ -23,7 +24,6 @@ mod tool_call;
 mod transport;
 
 pub use args::Args;
-pub use dispatch::METHODS;
 pub use options::{ClientOptions, ConnectionOptions, Probe};
 pub use state::Health;
 
@@ -100,8 +100,7 @@ impl Client {
         method: &str,
         args: Args,
     ) -> impl Future<Output = Result<Option<Value>>> + Send + 'static {
-        let fut = dispatch::call(self, method, args);
-        let void = dispatch::VOID_METHODS.contains(&method);
+        let (fut, void) = dispatch::call(self, method, args);
         let mut disposed = self.inner.disposed_tx.subscribe();
         async move {
             tokio::select! {

@@ -21,42 +21,51 @@ use crate::lsp::BoxFuture;
 use queries::Priming;
 use serde_json::{Map, Value};
 
-/// `navigation.<name>(...)`, or `None` for a name this namespace does not have.
-pub fn call(client: &Client, name: &str, a: Args) -> Option<BoxFuture<Result<Value>>> {
-    Some(match name {
-        "documentSymbols" => Box::pin(queries::document_symbols(client, a)),
-        "checkSyntax" => Box::pin(queries::check_syntax(client, a)),
-        "goToDefinition" => Box::pin(queries::at_locator(
-            client,
-            a,
-            "textDocument/definition",
-            Priming::None,
-        )),
-        "goToDeclaration" => Box::pin(queries::at_locator(
-            client,
-            a,
-            "textDocument/declaration",
-            Priming::None,
-        )),
-        "hover" => Box::pin(queries::at_locator(
-            client,
-            a,
-            "textDocument/hover",
-            Priming::SemanticTokens,
-        )),
-        "documentHighlight" => Box::pin(queries::at_locator(
-            client,
-            a,
-            "textDocument/documentHighlight",
-            Priming::SemanticTokens,
-        )),
-        "findReferences" => Box::pin(references::find_references(client, a)),
-        "typeHierarchy" => Box::pin(hierarchy::type_hierarchy(client, a)),
-        "completion" => Box::pin(completion::completion(client, a)),
-        "format" => Box::pin(format::format(client, a)),
-        "semanticTokens" => Box::pin(tokens::semantic_tokens(client, a)),
-        _ => return None,
-    })
+pub use completion::completion;
+pub use format::format;
+pub use hierarchy::type_hierarchy;
+pub use queries::{check_syntax, document_symbols};
+pub use references::find_references;
+pub use tokens::semantic_tokens;
+
+/// `goToDefinition(ref, locator)`: `textDocument/definition` at the locator.
+pub fn go_to_definition(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+    Box::pin(queries::at_locator(
+        client,
+        a,
+        "textDocument/definition",
+        Priming::None,
+    ))
+}
+
+/// `goToDeclaration(ref, locator)`: `textDocument/declaration` at the locator.
+pub fn go_to_declaration(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+    Box::pin(queries::at_locator(
+        client,
+        a,
+        "textDocument/declaration",
+        Priming::None,
+    ))
+}
+
+/// `hover(ref, locator)`: `textDocument/hover` after priming the token cache.
+pub fn hover(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+    Box::pin(queries::at_locator(
+        client,
+        a,
+        "textDocument/hover",
+        Priming::SemanticTokens,
+    ))
+}
+
+/// `documentHighlight(ref, locator)`: `textDocument/documentHighlight` after priming.
+pub fn document_highlight(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+    Box::pin(queries::at_locator(
+        client,
+        a,
+        "textDocument/documentHighlight",
+        Priming::SemanticTokens,
+    ))
 }
 
 /// What every navigation method starts with: activity, the destination, the object ref.

@@ -8,7 +8,6 @@ use super::ns_args::{or, string, timeout_number, truthy};
 use super::resolve::resolve_target;
 use super::Client;
 use crate::error::Result;
-use crate::lsp::BoxFuture;
 use serde_json::{json, Value};
 use std::future::Future;
 
@@ -16,16 +15,6 @@ const ATC_TIMEOUT_MS: f64 = 60_000.0;
 const ATC_HINT: &str = "the ATC run did not finish — the backend may be slow or have no ATC variant configured (see listAtcVariants).";
 const UNIT_TIMEOUT_MS: f64 = 120_000.0;
 const UNIT_HINT: &str = "the unit-test run did not finish.";
-
-/// `quality.<name>(...)`, or `None` for a name this namespace does not have.
-pub fn call(client: &Client, name: &str, a: Args) -> Option<BoxFuture<Result<Value>>> {
-    Some(match name {
-        "listAtcVariants" => Box::pin(list_atc_variants(client, a)),
-        "runAtc" => Box::pin(run_atc(client, a)),
-        "runUnitTestsWithCoverage" => Box::pin(run_unit_tests_with_coverage(client, a)),
-        _ => return None,
-    })
-}
 
 /// Activity, destination, the object's URI and the options of argument 1.
 async fn resolve_with_opts(

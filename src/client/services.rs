@@ -9,28 +9,31 @@ use super::resolve::resolve_target;
 use super::tool_call::{self, check};
 use super::Client;
 use crate::error::{Error, Result};
-use crate::lsp::BoxFuture;
 use serde_json::{json, Value};
 use std::future::Future;
 
-/// `services.<name>(...)`, or `None` for a name this namespace does not have.
-pub fn call(client: &Client, name: &str, a: Args) -> Option<BoxFuture<Result<Value>>> {
-    Some(match name {
-        "runApplication" => Box::pin(run_application(client, a)),
-        "serviceBindingDetails" => Box::pin(binding_request(
-            client,
-            a,
-            "adtLs/businessservice/srvb/getServiceBindingDetails",
-        )),
-        "publishServiceBinding" => Box::pin(binding_request(
-            client,
-            a,
-            "adtLs/businessservice/srvb/publishandUnpublishAction",
-        )),
-        "listServices" => Box::pin(list_services(client, a)),
-        "getServiceInfo" => Box::pin(get_service_info(client, a)),
-        _ => return None,
-    })
+/// `serviceBindingDetails(ref)`: the binding's details over LSP.
+pub fn service_binding_details(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    binding_request(
+        client,
+        a,
+        "adtLs/businessservice/srvb/getServiceBindingDetails",
+    )
+}
+
+/// `publishServiceBinding(ref)`: publish (or unpublish) the binding over LSP.
+pub fn publish_service_binding(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    binding_request(
+        client,
+        a,
+        "adtLs/businessservice/srvb/publishandUnpublishAction",
+    )
 }
 
 /// `runApplication(ref)` -> `{output}`; the URI goes on the wire as a bare string.

@@ -1,6 +1,7 @@
 //! `createAdtLs` for JS: converts the options, forwards to [`crate::client::Client::create`]
 //! and hands back the client as a plain object of namespaces whose functions forward to
-//! [`crate::client::Client::call`] (functions close over the client, so they also work
+//! [`crate::client::Client::call`], one function per entry of the method registry
+//! ([`crate::client::registry`]; functions close over the client, so they also work
 //! detached: `const { search } = client.repository`). Only the conversions live here.
 
 use super::errors::coded;
@@ -76,7 +77,7 @@ impl ToNapiValue for ClientObject {
 
 fn build(env: &Env, client: Client) -> Result<Object<'_>> {
     let mut root = Object::new(env)?;
-    for method in crate::client::METHODS {
+    for method in crate::client::registry::specs().map(|spec| spec.name) {
         let f = method_fn(env, client.clone(), method)?;
         match method.split_once('.') {
             Some((ns, name)) => {

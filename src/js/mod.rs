@@ -18,4 +18,5 @@ mod process_exit;
 mod requester;
 mod strategies;
 mod timeouts;
+mod types;
 mod values;

@@ -1,0 +1,65 @@
+//! The registry of client methods: every method of the JS client object by its dotted name,
+//! with its TypeScript signature, JSDoc, void-ness and the function implementing it. The
+//! entries live in `registry/table.rs`; dispatch ([`find`]), the JS namespace object, the
+//! generated `AdtLsClient` declaration (`build.rs` renders the same table with
+//! `registry/render.rs`) and the tests all derive from it.
+
+pub mod render;
+
+use super::args::Args;
+use super::{lifecycle, navigation, quality, raw, repository, services, source, transport, Client};
+use crate::error::Result;
+use crate::lsp::BoxFuture;
+use render::{MethodSpec, NamespaceSpec};
+use serde_json::Value;
+
+/// Starts a method: synchronous work happens before the future is returned.
+pub type Run = fn(&Client, Args) -> BoxFuture<Result<Value>>;
+
+/// One client method: its declaration and its implementation.
+pub struct Method {
+    pub spec: MethodSpec,
+    pub run: Run,
+}
+
+macro_rules! client_namespaces {
+    ($( $(#[doc = $doc:literal])* $name:literal => $interface:literal; )*) => {
+        /// The client's namespaces, in declaration order.
+        pub static NAMESPACES: &[NamespaceSpec] = &[$(
+            NamespaceSpec { name: $name, interface: $interface, doc: concat!($($doc, "\n",)*) },
+        )*];
+    };
+}
+
+macro_rules! client_methods {
+    ($( $(#[doc = $doc:literal])* $name:literal $(<$generics:literal>)? ($($params:literal)?) -> $result:literal = $run:expr; )*) => {
+        /// Every method of the client object, in declaration order.
+        pub static METHODS: &[Method] = &[$(
+            Method {
+                spec: MethodSpec {
+                    name: $name,
+                    generics: concat!("" $(, $generics)?),
+                    params: concat!("" $(, $params)?),
+                    result: $result,
+                    doc: concat!($($doc, "\n",)*),
+                },
+                run: $run,
+            },
+        )*];
+    };
+}
+
+include!("registry/table.rs");
+
+/// The method with this dotted name.
+pub fn find(name: &str) -> Option<&'static Method> {
+    METHODS.iter().find(|m| m.spec.name == name)
+}
+
+/// The declarations of every method (what `build.rs` renders).
+pub fn specs() -> impl Iterator<Item = &'static MethodSpec> {
+    METHODS.iter().map(|m| &m.spec)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,156 @@
+//! The TypeScript declaration of the client, rendered from the method table: one interface
+//! per namespace and `AdtLsClient`, each member with its JSDoc, as the intermediate type
+//! definitions napi-rs turns into `index.d.ts`. Pure `std`: `build.rs` includes this file to
+//! write the declaration during `napi build`, the crate's tests to check it.
+
+/// One client method as declared: dotted name, TypeScript type parameters, parameter list,
+/// result type (inside `Promise<…>`) and JSDoc text (one `///` line per line).
+pub struct MethodSpec {
+    pub name: &'static str,
+    pub generics: &'static str,
+    pub params: &'static str,
+    pub result: &'static str,
+    pub doc: &'static str,
+}
+
+/// One namespace of the client: its property name, its interface and its JSDoc.
+pub struct NamespaceSpec {
+    pub name: &'static str,
+    pub interface: &'static str,
+    pub doc: &'static str,
+}
+
+/// One rendered interface.
+pub struct Interface {
+    pub name: String,
+    pub js_doc: String,
+    pub body: String,
+}
+
+impl MethodSpec {
+    /// The namespace (`""` for a method on the client itself) and the member name.
+    pub fn split(&self) -> (&'static str, &'static str) {
+        self.name.split_once('.').unwrap_or(("", self.name))
+    }
+
+    /// Methods declared `Promise<void>` resolve `undefined`.
+    pub fn is_void(&self) -> bool {
+        self.result == "void"
+    }
+
+    /// `name<T>(params): Promise<Result>`.
+    pub fn signature(&self) -> String {
+        let generics = if self.generics.is_empty() {
+            String::new()
+        } else {
+            format!("<{}>", self.generics)
+        };
+        let (_, member) = self.split();
+        format!(
+            "{member}{generics}({}): Promise<{}>",
+            self.params, self.result
+        )
+    }
+}
+
+const CLIENT_DOC: &str = " The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own\n MCP server. Call `dispose()` when done, or hold the client with\n `await using adt = await createAdtLs(...)`.\n\n Every method returns a promise and never throws synchronously. Failures reject with an\n `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` (\"No ABAP destination is connected.\")\n for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after\n `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a\n bound passes, adt-ls's JSON-RPC code for a failed LSP request and\n `ADT_TOOL_ERROR` for a failed MCP tool.\n";
+
+/// Members of `AdtLsClient` that are not dispatched methods.
+const CLIENT_TAIL: &[(&str, &str)] = &[
+    (" Connection and liveness snapshot (synchronous).\n", "health(): HealthInfo"),
+    (
+        " Shut down: stop the keep-alive, end adt-ls and its MCP server, close the TLS proxy and\n remove the temporary directories. Idempotent.\n",
+        "dispose(): Promise<void>",
+    ),
+    (
+        " `dispose()`, for `await using`.\n",
+        "[Symbol.asyncDispose](): Promise<void>",
+    ),
+];
+
+/// `/** … */` for `///` text (each line starts with the space after `///`).
+pub fn js_doc(doc: &str) -> String {
+    let lines: Vec<&str> = doc
+        .lines()
+        .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end())
+        .collect();
+    match lines.as_slice() {
+        [] => String::new(),
+        [one] => format!("/** {one} */\n"),
+        many => {
+            let mut out = String::from("/**\n");
+            for line in many {
+                if line.is_empty() {
+                    out.push_str(" *\n");
+                } else {
+                    out.push_str(&format!(" * {line}\n"));
+                }
+            }
+            out.push_str(" */\n");
+            out
+        }
+    }
+}
+
+/// Every namespace interface, then `AdtLsClient`.
+pub fn interfaces(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> Vec<Interface> {
+    let mut out = Vec::new();
+    let mut client = Vec::new();
+    for ns in namespaces {
+        let members: Vec<String> = methods
+            .iter()
+            .filter(|m| m.split().0 == ns.name)
+            .map(|m| format!("{}{}", js_doc(m.doc), m.signature()))
+            .collect();
+        out.push(Interface {
+            name: ns.interface.to_string(),
+            js_doc: js_doc(ns.doc),
+            body: members.join("\n"),
+        });
+        client.push(format!("{}{}: {}", js_doc(ns.doc), ns.name, ns.interface));
+    }
+    for m in methods.iter().filter(|m| m.split().0.is_empty()) {
+        client.push(format!("{}{}", js_doc(m.doc), m.signature()));
+    }
+    for (doc, member) in CLIENT_TAIL {
+        client.push(format!("{}{member}", js_doc(doc)));
+    }
+    out.push(Interface {
+        name: "AdtLsClient".to_string(),
+        js_doc: js_doc(CLIENT_DOC),
+        body: client.join("\n"),
+    });
+    out
+}
+
+/// The interfaces as napi-rs intermediate type definitions (one JSON object a line).
+pub fn typedef_lines(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> String {
+    interfaces(namespaces, methods)
+        .iter()
+        .map(|i| {
+            format!(
+                "{{\"kind\":\"interface\",\"name\":{},\"js_doc\":{},\"def\":{}}}\n",
+                json_string(&i.name),
+                json_string(&i.js_doc),
+                json_string(&i.body)
+            )
+        })
+        .collect()
+}
+
+/// A JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

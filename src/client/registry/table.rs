@@ -1,0 +1,258 @@
+// The client's methods and namespaces: the one list. Included by `registry.rs` (where each
+// entry becomes a `Method` with its implementation) and by `build.rs` (where the same entries
+// become the `AdtLsClient` declaration). Adding a method is one entry here. Each entry reads
+// `"<namespace>.<name>" [<"generics">] ("<TS parameters>") -> "<TS result>" = <implementation>;`
+// with its JSDoc above; a `"void"` result resolves `undefined`.
+
+client_namespaces! {
+    /// Repository queries, file operations by repotree URI and the name-to-URI resolver.
+    "repository" => "Repository";
+    /// Read object source by name.
+    "source" => "Source";
+    /// The authoring lifecycle (modern ABAP-Cloud / RAP types): resolve, create, update,
+    /// activate, test, delete, generators and the creation metadata.
+    "lifecycle" => "Lifecycle";
+    /// LSP code intelligence (symbols, definition, references, type hierarchy, hover,
+    /// completion, syntax check, format, semantic tokens). Positions are a declared `symbol`
+    /// name or an explicit 1-based `line` + `character`.
+    "navigation" => "Navigation";
+    /// Quality: ATC static analysis and ABAP Unit with code coverage. All reads.
+    "quality" => "Quality";
+    /// Runtime and business services: run a console application, service-binding details,
+    /// publishing and OData service information.
+    "services" => "Services";
+    /// CTS transport and lock operations.
+    "transport" => "Transport";
+    /// Escape hatches: any LSP request, any tool of adt-ls's MCP server.
+    "raw" => "Raw";
+}
+
+client_methods! {
+    /// The LSP capabilities adt-ls announced (a copy) and the tools of its MCP server
+    /// (freshly listed with `tools/list`). Rejects when the MCP server cannot be reached.
+    "capabilities" () -> "AdtLsCapabilities" = |c, _| Box::pin(raw::capabilities(c));
+
+    /// Search ABAP repository objects by name pattern (e.g. `"CL_ABAP*"`), optionally filtered
+    /// by ADT type (`adtLs/repository/quickSearch`, default 50 hits). `cold` retries the
+    /// cold-index window; an empty result on a dead session logs on again and retries once.
+    /// Rejects with "No ABAP destination is connected." without a destination.
+    "repository.search" ("pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean }") -> "QuickSearchResult"
+        = |c, a| Box::pin(repository::search(c, a));
+
+    /// List the user master records visible to the logged-on user
+    /// (`adtLs/repository/getUsers`). Rejects without a destination.
+    "repository.getUsers" () -> "UserRef[]" = |c, _| Box::pin(repository::get_users(c));
+
+    /// Resolve an ADT object path (e.g. `/sap/bc/adt/oo/classes/zcl_x`) to the repotree AFF URI
+    /// the file operations use (`adtLs/repository/getLsUri`). Rejects when adt-ls returns no URI.
+    "repository.getLsUri" ("adtUri: string") -> "string" = |c, a| Box::pin(repository::get_ls_uri(c, a));
+
+    /// Read an AFF file's content by repotree URI (`adtLs/fileSystem/readFile`; `''` when empty).
+    "repository.readFile" ("uri: string") -> "string" = |c, a| Box::pin(repository::read_file(c, a));
+
+    /// Write an AFF file (plain multi-line source) by repotree URI
+    /// (`adtLs/fileSystem/writeFile`); resolves adt-ls's raw answer.
+    "repository.writeFile" ("uri: string, content: string") -> "unknown" = |c, a| Box::pin(repository::write_file(c, a));
+
+    /// Delete by AFF URI (use the `.json` metadata URI for objects) with
+    /// `adtLs/fileSystem/delete`; resolves adt-ls's raw answer.
+    "repository.delete" ("uri: string") -> "unknown" = |c, a| Box::pin(repository::delete(c, a));
+
+    /// List the inactive (draft) objects on the connected destination
+    /// (`adtLs/activation/getInactiveObjects`). Rejects without a destination.
+    "repository.listInactive" () -> "unknown[]" = |c, _| Box::pin(repository::list_inactive(c));
+
+    /// Read an object's source by name (per include for classes, e.g. `include: 'testclasses'`):
+    /// resolves the AFF URI, then `adtLs/fileSystem/readFile`. Rejects for object types adt-ls
+    /// headless does not serve, and without a destination.
+    "source.read" ("args: ObjectRef & { include?: string }") -> "string" = |c, a| Box::pin(source::read_source(c, a));
+
+    /// Resolve `{name, objectType}` to the repotree AFF URI (quickSearch, then
+    /// `adtLs/repository/getLsUri`). Rejects when the object is not found.
+    "lifecycle.resolveAffUri" ("ref: ObjectRef") -> "string" = |c, a| Box::pin(lifecycle::resolve_aff_uri(c, a));
+
+    /// Create an object with the MCP tool `abap_creation-create_object`.
+    /// `transportRequestNumber` is `''` for `$TMP` / local packages. Rejects with the tool's
+    /// message when it reports an error.
+    "lifecycle.create" ("args: { objectType: string; name: string; packageName: string; description: string; transportRequestNumber?: string; additionalFields?: Record<string, unknown> }") -> "CreateResult"
+        = |c, a| Box::pin(lifecycle::create(c, a));
+
+    /// Update an object's source (optionally one include) with `adtLs/fileSystem/writeFile`;
+    /// a dead session is logged on again and the write retried.
+    "lifecycle.update" ("args: ObjectRef & { source: string; include?: string }") -> "void" = |c, a| Box::pin(lifecycle::update(c, a));
+
+    /// Activate with the native `adtLs/activation/activate` (per-phase flags, refreshed URIs,
+    /// optional `forceActivation`). Resolves `success: false` with the LSP `diagnostics` per
+    /// file when the check fails; rejects when the request itself fails.
+    "lifecycle.activate" ("args: ObjectRef & { forceActivation?: boolean }") -> "ActivateResult" = |c, a| Box::pin(lifecycle::activate(c, a));
+
+    /// Run the object's ABAP Unit tests with the MCP tool `abap_run_unit_tests`. Rejects with
+    /// the tool's message when it reports an error.
+    "lifecycle.runUnitTests" ("args: ObjectRef") -> "unknown" = |c, a| Box::pin(lifecycle::run_unit_tests(c, a));
+
+    /// Delete the object (its `.json` metadata) with `adtLs/fileSystem/delete`.
+    "lifecycle.delete" ("args: ObjectRef") -> "void" = |c, a| Box::pin(lifecycle::delete(c, a));
+
+    /// Run a RAP generator (MCP tool `abap_generators-generate_objects`): a full object set
+    /// (table, CDS, BDEF, SRVD, SRVB). Rejects with the tool's message on an error result.
+    "lifecycle.generate" ("args: { generatorId: string; content: string; packageName: string; transportRequestNumber?: string; referencedObjectType?: string; referencedObjectName?: string }") -> "GeneratorResult"
+        = |c, a| Box::pin(lifecycle::generate(c, a));
+
+    /// Validate creation input before `create` (MCP tool `abap_creation-run_validation`;
+    /// a read-only verdict).
+    "lifecycle.validate" ("args: { objectType: string; name: string; packageName: string; description: string; additionalFields?: Record<string, unknown> }") -> "ValidationResult"
+        = |c, a| Box::pin(lifecycle::validate(c, a));
+
+    /// List the object types creatable on this system (MCP tool
+    /// `abap_creation-get_all_creatable_objects`).
+    "lifecycle.listCreatableObjects" () -> "CreatableObjects" = |c, _| Box::pin(lifecycle::list_creatable_objects(c));
+
+    /// Creation details (the flat MCP field list) for one object type, e.g. `"CLAS/OC"` (MCP
+    /// tool `abap_creation-get_object_type_details`).
+    "lifecycle.getObjectTypeDetails" ("objectType: string, opts?: { name?: string }") -> "ObjectTypeDetails"
+        = |c, a| Box::pin(lifecycle::get_object_type_details(c, a));
+
+    /// The full creation form: each field's value-help types, name pattern, label and
+    /// required flag, from the native UI model (`adtLs/objectCreation/getCreationUiModelAndContent`).
+    "lifecycle.getCreationForm" ("objectType: string, opts?: { name?: string }") -> "{ objectType: string; fields: CreationField[] }"
+        = |c, a| Box::pin(lifecycle::get_creation_form(c, a));
+
+    /// List the available RAP generators (MCP tool `abap_generators-list_generators`); feed an
+    /// id to `generate` / `getGeneratorSchema`.
+    "lifecycle.listGenerators" () -> "GeneratorList" = |c, _| Box::pin(lifecycle::list_generators(c));
+
+    /// The JSON input schema a generator's `content` must satisfy (MCP tool
+    /// `abap_generators-get_schema`).
+    "lifecycle.getGeneratorSchema" ("generatorId: string, opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string }") -> "GeneratorSchema"
+        = |c, a| Box::pin(lifecycle::get_generator_schema(c, a));
+
+    /// The object's outline: `textDocument/documentSymbol` (kinds, ranges, children).
+    "navigation.documentSymbols" ("ref: ObjectRef") -> "DocumentSymbol[] | SymbolInformation[] | null" = |c, a| Box::pin(navigation::document_symbols(c, a));
+
+    /// ABAP syntax check without activating: pull diagnostics (`textDocument/diagnostic`).
+    "navigation.checkSyntax" ("ref: ObjectRef") -> "FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport" = |c, a| Box::pin(navigation::check_syntax(c, a));
+
+    /// Go to a symbol's definition (the implementation): `textDocument/definition`. Rejects
+    /// when the locator's symbol is not in the source.
+    "navigation.goToDefinition" ("ref: ObjectRef, locator: Locator") -> "Location | Location[] | LocationLink[] | null" = navigation::go_to_definition;
+
+    /// Go to a symbol's declaration (the signature): `textDocument/declaration`.
+    "navigation.goToDeclaration" ("ref: ObjectRef, locator: Locator") -> "Location | Location[] | LocationLink[] | null" = navigation::go_to_declaration;
+
+    /// Hover information (ABAP signature and ABAP Doc, or CDS element information):
+    /// `textDocument/hover` after priming adt-ls's token cache.
+    "navigation.hover" ("ref: ObjectRef, locator: Locator") -> "Hover | null" = navigation::hover;
+
+    /// Read, write and text occurrences of the symbol in the document
+    /// (`textDocument/documentHighlight`).
+    "navigation.documentHighlight" ("ref: ObjectRef, locator: Locator") -> "DocumentHighlight[] | null" = navigation::document_highlight;
+
+    /// Where-used (`textDocument/references`), raced against `timeoutMs` (heavily used globals
+    /// can take long); rejects when the limit passes.
+    "navigation.findReferences" ("ref: ObjectRef, locator: Locator, opts?: { includeDeclaration?: boolean; timeoutMs?: number }") -> "Location[] | null"
+        = |c, a| Box::pin(navigation::find_references(c, a));
+
+    /// The inheritance / implementation tree: `textDocument/prepareTypeHierarchy`, then
+    /// `typeHierarchy/supertypes` and / or `typeHierarchy/subtypes` (default both).
+    "navigation.typeHierarchy" ("ref: ObjectRef, locator: Locator, opts?: { direction?: 'supertypes' | 'subtypes' | 'both' }") -> "TypeHierarchyResult"
+        = |c, a| Box::pin(navigation::type_hierarchy(c, a));
+
+    /// Code completion at a position (`textDocument/completion`, capped at `maxItems`); with
+    /// `resolve`, items are enriched with `completionItem/resolve` (signatures, ABAP Doc).
+    "navigation.completion" ("ref: ObjectRef, locator: Locator, opts?: { maxItems?: number; resolve?: boolean; resolveLimit?: number }") -> "CompletionResult"
+        = |c, a| Box::pin(navigation::completion(c, a));
+
+    /// Format the whole document with the ABAP pretty printer (`textDocument/formatting`):
+    /// the formatted source plus the raw LSP edits.
+    "navigation.format" ("ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }") -> "{ formatted: string; edits: TextEdit[] }"
+        = |c, a| Box::pin(navigation::format(c, a));
+
+    /// Semantic tokens for the object (`textDocument/semanticTokens/full`), decoded to
+    /// absolute, name-resolved tokens with the server's legend.
+    "navigation.semanticTokens" ("ref: ObjectRef") -> "{ legend: SemanticTokensLegend; tokens: DecodedToken[] }"
+        = |c, a| Box::pin(navigation::semantic_tokens(c, a));
+
+    /// List the ATC check variants in the object's context (`adtLs/atc/getCheckVariants`; a
+    /// blank `query` asks for `*`).
+    "quality.listAtcVariants" ("ref: ObjectRef, opts?: { query?: string }") -> "unknown" = |c, a| Box::pin(quality::list_atc_variants(c, a));
+
+    /// Run ABAP Test Cockpit static analysis (`adtLs/atc/runCheck`; empty `checkVariant` =
+    /// system default). Report only; rejects when `timeoutMs` (default 60 000) passes.
+    "quality.runAtc" ("ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number }") -> "AtcRunResult"
+        = |c, a| Box::pin(quality::run_atc(c, a));
+
+    /// Run ABAP Unit with code coverage (`adtLs/abapUnit/runTests`, then
+    /// `adtLs/coverage/getCoverage`) -> `{ status, result, coverage }`. Rejects when
+    /// `timeoutMs` (default 120 000) passes.
+    "quality.runUnitTestsWithCoverage" ("ref: ObjectRef, opts?: { timeoutMs?: number }") -> "UnitTestsWithCoverage"
+        = |c, a| Box::pin(quality::run_unit_tests_with_coverage(c, a));
+
+    /// Run an executable object (classrun, program) and return its console output
+    /// (`adtLs/run/runApplication`).
+    "services.runApplication" ("ref: ObjectRef") -> "{ output: string }" = |c, a| Box::pin(services::run_application(c, a));
+
+    /// A service binding's details: binding type, OData version, services
+    /// (`adtLs/businessservice/srvb/getServiceBindingDetails`).
+    "services.serviceBindingDetails" ("ref: ObjectRef") -> "ServiceBindingDetails" = |c, a| Box::pin(services::service_binding_details(c, a));
+
+    /// Publish (or unpublish) a service binding: mutating
+    /// (`adtLs/businessservice/srvb/publishandUnpublishAction`).
+    "services.publishServiceBinding" ("ref: ObjectRef") -> "PublishServiceBindingResult" = |c, a| Box::pin(services::publish_service_binding(c, a));
+
+    /// The OData services a binding exposes (MCP tool `abap_business_services-fetch_services`).
+    "services.listServices" ("ref: ObjectRef") -> "ServiceBindingServices" = |c, a| Box::pin(services::list_services(c, a));
+
+    /// Live OData service information, the service URL and entity sets, for one service of a
+    /// binding (default the first): `fetch_services`, then `fetch_service_information`.
+    /// Rejects for an unknown service name (listing the binding's services) and for an
+    /// unpublished V4 binding.
+    "services.getServiceInfo" ("ref: ObjectRef, opts?: { service?: string }") -> "ServiceInfo" = |c, a| Box::pin(services::get_service_info(c, a));
+
+    /// Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`).
+    "transport.find" ("args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }") -> "TransportInfo"
+        = |c, a| Box::pin(transport::find(c, a));
+
+    /// Create a CTS transport request (MCP tool `abap_transport-create`). Rejects for local
+    /// `$` packages before calling adt-ls.
+    "transport.create" ("args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName: string; objectType: string }") -> "TransportCreated"
+        = |c, a| Box::pin(transport::create(c, a));
+
+    /// Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`).
+    "transport.assign" ("args: ObjectRef & { transport: string }") -> "{ assigned: boolean; object: string; objectType: string; transport: string }"
+        = |c, a| Box::pin(transport::assign(c, a));
+
+    /// Your modifiable transports (`adtLs/cts/transport/searchTransports`), filtered by
+    /// `query` and capped at `limit`.
+    "transport.list" ("opts?: { limit?: number; query?: string }") -> "TransportList" = |c, a| Box::pin(transport::list(c, a));
+
+    /// The transport decision: does this operation need a transport, which are assignable, is
+    /// the object locked (`adtLs/cts/transport/checkTransportForObjectLock`; `operation`
+    /// defaults to MODIFY).
+    "transport.check" ("args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }") -> "TransportCheck"
+        = |c, a| Box::pin(transport::check(c, a));
+
+    /// An object's lock status (`adtLs/fileSystem/getFileLockStatus`).
+    "transport.getLockStatus" ("args: ObjectRef") -> "{ lockingSupported: boolean; lockId: string | null }"
+        = |c, a| Box::pin(transport::get_lock_status(c, a));
+
+    /// One page of a transport's unified diff (MCP tool `abap_transport-unifiedDifference`);
+    /// pass `nextCursor` back until `batchInfo.status` is `completed`. Rejects for a blank
+    /// transport number or a `pageSize` outside 1..40.
+    "transport.getDiff" ("transportNumber: string, opts?: { cursor?: string; pageSize?: number }") -> "TransportDiffPage"
+        = |c, a| Box::pin(transport::get_diff(c, a));
+
+    /// Any LSP or `adtLs/*` request, with the re-logon wrapper; resolves the raw result.
+    "raw.lsp" <"T = unknown"> ("method: string, params?: unknown") -> "T" = |c, a| Box::pin(raw::lsp(c, a));
+
+    /// Call a tool of adt-ls's own MCP server (e.g. a backend-dynamic tool); resolves the MCP
+    /// `CallToolResult` untouched (`isError` results included; unwrap with `parseFederated`).
+    "raw.tool" ("name: string, args?: Record<string, unknown>") -> "CallToolResult" = |c, a| Box::pin(raw::tool(c, a));
+
+    /// The ABAP destinations adt-ls knows (MCP tool `abap_list_destinations`, unwrapped);
+    /// works without a connected destination.
+    "listDestinations" () -> "AdtLsDestination[]" = |c, _| Box::pin(raw::list_destinations(c));
+
+    /// Log on to SAP again now; `true` when the session is live afterwards (`false` in
+    /// foundation mode). Dead sessions are also healed automatically.
+    "reconnect" () -> "boolean" = |c, _| Box::pin(raw::reconnect(c));
+}

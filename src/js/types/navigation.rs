@@ -1,0 +1,27 @@
+//! The shaped results of `navigation.typeHierarchy` and `navigation.completion`.
+
+use napi_derive::napi;
+
+use super::lsp::{CompletionItem, TypeHierarchyItem};
+
+/// `typeHierarchy`: the prepared item (`null` when there is none) and the directions asked
+/// for (`supertypes` / `subtypes` absent when not requested).
+#[napi(object)]
+pub struct TypeHierarchyResult {
+    #[napi(ts_type = "TypeHierarchyItem | null")]
+    pub item: serde_json::Value,
+    pub supertypes: Option<Vec<TypeHierarchyItem>>,
+    pub subtypes: Option<Vec<TypeHierarchyItem>>,
+}
+
+/// `completion`: the first `maxItems` proposals of `total`.
+#[napi(object)]
+pub struct CompletionResult {
+    /// adt-ls's `isIncomplete`, when it answered with a completion list.
+    pub is_incomplete: Option<bool>,
+    /// How many proposals adt-ls returned before capping.
+    pub total: f64,
+    /// With `resolve`: how many items were resolved.
+    pub resolved: Option<f64>,
+    pub items: Vec<CompletionItem>,
+}
