@@ -352,8 +352,10 @@ export interface AdtLsClient extends AsyncDisposable {
       developmentPackage: string
       transportDescription: string
       isCreation: boolean
-      objectName: string
-      objectType: string
+      /** Optional in 0.5.0's declaration; adt-ls 1.1.2's `abap_transport-create` declares it required. */
+      objectName?: string
+      /** Optional in 0.5.0's declaration; adt-ls 1.1.2's `abap_transport-create` declares it required. */
+      objectType?: string
     }): Promise<unknown>
     assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
     list(opts?: { limit?: number; query?: string }): Promise<unknown>
