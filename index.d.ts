@@ -352,8 +352,10 @@ export interface AdtLsClient extends AsyncDisposable {
       developmentPackage: string
       transportDescription: string
       isCreation: boolean
-      objectName: string
-      objectType: string
+      /** Optional in 0.5.0's declaration; adt-ls 1.1.2's `abap_transport-create` declares it required. */
+      objectName?: string
+      /** Optional in 0.5.0's declaration; adt-ls 1.1.2's `abap_transport-create` declares it required. */
+      objectType?: string
     }): Promise<unknown>
     assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
     list(opts?: { limit?: number; query?: string }): Promise<unknown>
@@ -555,7 +557,7 @@ export declare const MINIMUM_ADT_LS_VERSION: string
 export declare function parseAdtLsVersion(version?: string): ParsedAdtLsVersion | undefined
 
 /** Unwrap an MCP tool result into `{ok, data, text}` (text preferred over structuredContent). */
-export declare function parseFederated(res: FederatedResult): { ok: boolean; data: unknown; text: string }
+export declare function parseFederated(res: unknown): { ok: boolean; data: unknown; text: string }
 
 /** The path of the adt-ls binary below an extension's `adt-ls/` folder, as segments. */
 export declare function platformSubPath(platform?: string, arch?: string): Array<string>

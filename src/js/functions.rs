@@ -190,7 +190,7 @@ fn js_number_to_i64(v: &Value) -> i64 {
 
 /// Unwrap an MCP tool result into `{ok, data, text}` (text preferred over structuredContent).
 #[napi(
-    ts_args_type = "res: FederatedResult",
+    ts_args_type = "res: unknown",
     ts_return_type = "{ ok: boolean; data: unknown; text: string }"
 )]
 pub fn parse_federated(env: Env, res: Unknown) -> Result<Json> {
