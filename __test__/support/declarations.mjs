@@ -95,7 +95,28 @@ export function declarationProgram(files, options = {}) {
       .sort();
   }
 
-  return { program, checker, exportsOf, methodPaths, classMethods };
+  /**
+   * The awaited result type of the method at `path` of interface `symbol`, as type text
+   * (names of exported types kept; a generic result such as `raw.lsp<T>`'s is its default).
+   */
+  function awaitedResult(symbol, path) {
+    let type = checker.getDeclaredTypeOfSymbol(symbol);
+    for (const name of path) {
+      const member = checker.getPropertyOfType(type, name);
+      if (!member) throw new Error(`no member ${path.join('.')}`);
+      type = checker.getTypeOfSymbolAtLocation(member, member.valueDeclaration ?? member.declarations[0]);
+    }
+    const [signature] = type.getCallSignatures();
+    const returned = checker.getReturnTypeOfSignature(signature);
+    let promised = checker.getPromisedTypeOfPromise(returned) ?? returned;
+    if (promised.flags & ts.TypeFlags.TypeParameter) {
+      promised = checker.getDefaultFromTypeParameter(promised) ?? checker.getBaseConstraintOfType(promised) ?? checker.getUnknownType();
+    }
+    const result = checker.getAwaitedType(promised) ?? checker.getUnknownType();
+    return checker.typeToString(result, undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseStructuralFallback);
+  }
+
+  return { program, checker, exportsOf, methodPaths, classMethods, awaitedResult };
 }
 
 /** `a.b['c-d']` for a path: TypeScript indexed access on `root`. */
