@@ -78,8 +78,8 @@ export function declarationProgram(files, options = {}) {
     return paths;
   }
 
-  /** Public method names of a class's instances (private and `#` members left out). */
-  function classMethods(symbol) {
+  /** Public member names of a class's instances that are (or are not) methods; private and `#` members left out. */
+  function classMembers(symbol, methods) {
     const instance = checker.getDeclaredTypeOfSymbol(symbol);
     return checker
       .getPropertiesOfType(instance)
@@ -89,11 +89,13 @@ export function declarationProgram(files, options = {}) {
         const declaration = member.valueDeclaration ?? member.declarations?.[0];
         if (!declaration) return false;
         if (ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) return false;
-        return callable(checker.getTypeOfSymbolAtLocation(member, declaration));
+        return callable(checker.getTypeOfSymbolAtLocation(member, declaration)) === methods;
       })
       .map((member) => member.getName())
       .sort();
   }
+  const classMethods = (symbol) => classMembers(symbol, true);
+  const classProperties = (symbol) => classMembers(symbol, false);
 
   /**
    * The awaited result type of the method at `path` of interface `symbol`, as type text
@@ -116,7 +118,7 @@ export function declarationProgram(files, options = {}) {
     return checker.typeToString(result, undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseStructuralFallback);
   }
 
-  return { program, checker, exportsOf, methodPaths, classMethods, awaitedResult };
+  return { program, checker, exportsOf, methodPaths, classMethods, classProperties, awaitedResult };
 }
 
 /** `a.b['c-d']` for a path: TypeScript indexed access on `root`. */

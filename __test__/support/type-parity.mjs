@@ -3,7 +3,7 @@
 // - every export of 0.5.0 exists in ours;
 // - every function (and class constructor and public class method, and every AdtLsClient
 //   method, walked through its namespaces) accepts the parameters 0.5.0's accepts, and its
-//   result is usable where 0.5.0's was;
+//   result is usable where 0.5.0's was; every public class property reads as 0.5.0's;
 // - every shared type is assignable both ways, except where ours deliberately differs
 //   (ONE_WAY below, each with its reason; an entry whose reverse direction starts to hold
 //   fails too, so the table cannot go stale).
@@ -107,6 +107,9 @@ export function writeParityChecks(root) {
       );
       for (const method of reader.classMethods(symbol)) {
         callable(`${name}.${method}`, indexed(`T.${name}`, [method]), indexed(`O.${name}`, [method]));
+      }
+      for (const property of reader.classProperties(symbol)) {
+        check(`${name}.${property}: our property reads as 0.5.0's`, `Extends<${indexed(`O.${name}`, [property])}, ${indexed(`T.${name}`, [property])}>`);
       }
     } else if (kind === 'const') {
       check(`${name}: 0.5.0's value type is accepted where ours is`, `Extends<typeof T.${name}, typeof O.${name}>`);
