@@ -1141,7 +1141,7 @@ export declare function parseAdtLsVersion(version?: string): ParsedAdtLsVersion 
  * if (!ok) throw new Error(text);
  * ```
  */
-export declare function parseFederated(res: FederatedResult): { ok: boolean; data: unknown; text: string }
+export declare function parseFederated(res: unknown): { ok: boolean; data: unknown; text: string }
 
 /**
  * The adt-ls binary's path below the `adt-ls/` folder of a `sapse.adt-vscode` install, as path
@@ -1830,9 +1830,10 @@ export interface Transport {
   find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }): Promise<TransportInfo>
   /**
    * Create a CTS transport request (MCP tool `abap_transport-create`). Rejects for local
-   * `$` packages before calling adt-ls.
+   * `$` packages before calling adt-ls. `objectName` and `objectType` are optional as in
+   * 0.5.0's declaration, but adt-ls 1.1.2's tool requires them: omitting them fails there.
    */
-  create(args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName: string; objectType: string }): Promise<TransportCreated>
+  create(args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName?: string; objectType?: string }): Promise<TransportCreated>
   /** Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`). */
   assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
   /**

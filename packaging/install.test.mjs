@@ -77,7 +77,7 @@ test('the fresh project has no Rust toolchain on PATH', () => {
 
 test('the root package holds loader, ESM entry, declarations, README and LICENSE only; exact optionalDependencies', () => {
   const dir = join(project, 'node_modules', 'adt-ls-native');
-  assert.deepEqual(readdirSync(dir).sort(), ['LICENSE', 'README.md', 'index.d.ts', 'index.js', 'index.mjs', 'package.json']);
+  assert.deepEqual(readdirSync(dir).sort(), ['LICENSE', 'README.md', 'index.d.mts', 'index.d.ts', 'index.js', 'index.mjs', 'package.json']);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.optionalDependencies, {
     'adt-ls-native-linux-x64-gnu': VERSION,

@@ -264,7 +264,7 @@ fn js_number_to_i64(v: &Value) -> i64 {
 /// if (!ok) throw new Error(text);
 /// ```
 #[napi(
-    ts_args_type = "res: FederatedResult",
+    ts_args_type = "res: unknown",
     ts_return_type = "{ ok: boolean; data: unknown; text: string }"
 )]
 pub fn parse_federated(env: Env, res: Unknown) -> Result<Json> {

@@ -213,8 +213,9 @@ client_methods! {
         = |c, a| Box::pin(transport::find(c, a));
 
     /// Create a CTS transport request (MCP tool `abap_transport-create`). Rejects for local
-    /// `$` packages before calling adt-ls.
-    "transport.create" ("args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName: string; objectType: string }") -> "TransportCreated"
+    /// `$` packages before calling adt-ls. `objectName` and `objectType` are optional as in
+    /// 0.5.0's declaration, but adt-ls 1.1.2's tool requires them: omitting them fails there.
+    "transport.create" ("args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName?: string; objectType?: string }") -> "TransportCreated"
         = |c, a| Box::pin(transport::create(c, a));
 
     /// Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`).
