@@ -1,0 +1,229 @@
+//! The `--url` probe, step by step, each bounded by the timeout: DNS, TCP (direct or to the
+//! forward proxy, then `CONNECT`), the TLS handshake with the presented chain, whether
+//! adt-ls's truststore trusts it, host-name match, and the credential-free reentrance GET
+//! (401 is the healthy answer). A failed step skips the ones that need it.
+
+use super::certs;
+use super::http_probe;
+use super::report::Check;
+use super::tls_probe;
+use rustls::pki_types::UnixTime;
+use serde_json::{json, Map, Value};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
+
+/// What the probe needs.
+pub struct ProbeOptions {
+    pub url: String,
+    pub self_signed: bool,
+    /// Certificates adt-ls would trust (JRE `cacerts` plus extra CAs), DER.
+    pub anchors: Vec<Vec<u8>>,
+    /// How many of `anchors` came from `--extra-ca`.
+    pub extra_ca_count: usize,
+    pub proxy: Option<(String, u16)>,
+    pub client: String,
+    pub timeout: Duration,
+}
+
+const FIX_TRUST_CA: &str = "pass the CA that issued the system's certificate in connection.extraCaCerts (doctor: --extra-ca <file>), or set connection.selfSigned: true";
+const FIX_TRUST_SELF: &str = "set connection.selfSigned: true (doctor: --self-signed), or pass this certificate in connection.extraCaCerts (doctor: --extra-ca <file>)";
+
+/// Run the probe: the connection section and its checks.
+pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
+    let mut section = Map::new();
+    let mut checks = Vec::new();
+    let Ok(url) = reqwest::Url::parse(&opts.url) else {
+        checks.push(Check::fail("url", format!("{} is not a URL", opts.url), "pass connection.systemUrl as https://host:port"));
+        return (Value::Object(section), checks);
+    };
+    let host = url.host_str().unwrap_or_default().to_string();
+    let https = url.scheme() == "https";
+    let port = url.port_or_known_default().unwrap_or(if https { 443 } else { 80 });
+    let authority = crate::tls::proxy_target::authority(host.trim_start_matches('[').trim_end_matches(']'), port);
+    section.insert("url".into(), json!(opts.url));
+    section.insert("host".into(), json!(host));
+    section.insert("port".into(), json!(port));
+    section.insert("selfSigned".into(), json!(opts.self_signed));
+    section.insert("proxy".into(), json!(opts.proxy.as_ref().map(|(h, p)| format!("{h}:{p}"))));
+    section.insert("client".into(), json!(opts.client));
+    section.insert("timeoutMs".into(), json!(opts.timeout.as_millis() as u64));
+
+    let skip_rest = |checks: &mut Vec<Check>, from: &[&'static str], why: &str| {
+        for id in from {
+            checks.push(Check::skip(id, format!("not run: {why}")));
+        }
+    };
+    let later_tls: &[&'static str] = if https {
+        &["tls", "trust", "hostname", "reentrance"]
+    } else {
+        &["reentrance"]
+    };
+
+    // DNS: the proxy's name when a proxy is used (it resolves the system's name itself).
+    let (dns_host, dns_port) = match &opts.proxy {
+        Some((h, p)) => (h.clone(), *p),
+        None => (host.trim_start_matches('[').trim_end_matches(']').to_string(), port),
+    };
+    let what = if opts.proxy.is_some() { "the proxy" } else { "the system" };
+    let addrs = match bounded(opts.timeout, tokio::net::lookup_host((dns_host.as_str(), dns_port))).await {
+        Ok(Ok(addrs)) => addrs.collect::<Vec<SocketAddr>>(),
+        Ok(Err(e)) => {
+            checks.push(Check::fail("dns", format!("{dns_host} ({what}) does not resolve: {e}"), format!("check the host name in {} (typo? VPN not connected?) and this machine's DNS", if opts.proxy.is_some() { "--proxy" } else { "connection.systemUrl" })));
+            skip_rest(&mut checks, &[&["tcp"], later_tls].concat(), "DNS failed");
+            return (Value::Object(section), checks);
+        }
+        Err(ms) => {
+            checks.push(Check::fail("dns", format!("resolving {dns_host} took longer than {ms} ms"), "check this machine's DNS servers (or raise --timeout-ms)"));
+            skip_rest(&mut checks, &[&["tcp"], later_tls].concat(), "DNS failed");
+            return (Value::Object(section), checks);
+        }
+    };
+    let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
+    section.insert("addresses".into(), json!(shown));
+    checks.push(Check::ok("dns", format!("{dns_host} ({what}) resolves to {}", shown.join(", "))));
+
+    // TCP.
+    let (mut tcp, peer) = match connect_any(&addrs, opts.timeout).await {
+        Ok(pair) => pair,
+        Err(e) => {
+            checks.push(Check::fail("tcp", format!("cannot connect to {what} at {dns_host}:{dns_port}: {e}"), if opts.proxy.is_some() {
+                "check the proxy's host and port (--proxy / connection.proxy)".to_string()
+            } else {
+                format!("check the port in connection.systemUrl ({port}: the ICM's HTTPS port, e.g. 443 or 44300) and that no firewall blocks it; behind a corporate proxy use connection.proxy")
+            }));
+            skip_rest(&mut checks, later_tls, "TCP failed");
+            return (Value::Object(section), checks);
+        }
+    };
+    section.insert("connectedTo".into(), json!(peer.to_string()));
+    checks.push(Check::ok("tcp", format!("connected to {what} at {peer}")));
+
+    if opts.proxy.is_some() {
+        match bounded(opts.timeout, http_probe::connect(&mut tcp, &authority)).await {
+            Ok(Ok(200)) => checks.push(Check::ok("proxy", format!("the proxy opened a tunnel to {authority}"))),
+            outcome => {
+                let why = match outcome {
+                    Ok(Ok(code)) => format!("answered {code} to CONNECT {authority}"),
+                    Ok(Err(e)) => format!("CONNECT {authority} failed: {e}"),
+                    Err(ms) => format!("no answer to CONNECT {authority} within {ms} ms"),
+                };
+                checks.push(Check::fail("proxy", format!("the proxy {why}"), "check that the proxy allows CONNECT to the system's host and port (and needs no authentication)"));
+                skip_rest(&mut checks, later_tls, "the proxy tunnel failed");
+                return (Value::Object(section), checks);
+            }
+        }
+    }
+
+    if !https {
+        checks.push(Check::warn("tls", format!("{} is plain HTTP: passwords and tickets cross the network unencrypted", opts.url), "use the system's https:// URL"));
+        let reentrance = reentrance(&mut tcp, &authority, opts).await;
+        section.insert("reentrance".into(), reentrance.0);
+        checks.push(reentrance.1);
+        return (Value::Object(section), checks);
+    }
+
+    // TLS.
+    let mut hs = match bounded(opts.timeout, tls_probe::handshake(tcp, &host)).await {
+        Ok(Ok(hs)) => hs,
+        outcome => {
+            let why = match outcome {
+                Ok(Err(e)) => e,
+                Err(ms) => format!("no handshake within {ms} ms"),
+                Ok(Ok(_)) => String::new(),
+            };
+            checks.push(Check::fail("tls", format!("TLS handshake with {authority} failed: {why}"), "the port must speak TLS 1.2 or 1.3 (is it an http:// port? use the ICM's HTTPS port)"));
+            skip_rest(&mut checks, &["trust", "hostname", "reentrance"], "the TLS handshake failed");
+            return (Value::Object(section), checks);
+        }
+    };
+    let chain: Vec<Value> = hs.chain.iter().map(|c| certs::summarize(c)).collect();
+    section.insert("tls".into(), json!({
+        "protocol": hs.protocol,
+        "cipherSuite": hs.cipher_suite,
+        "chain": chain,
+    }));
+    checks.push(Check::ok("tls", format!("{} {}, {} certificate(s) presented", hs.protocol, hs.cipher_suite, hs.chain.len())));
+
+    let leaf_self_signed = chain.first().and_then(|c| c["selfSigned"].as_bool()).unwrap_or(false);
+    let trust = certs::check_trust(&hs.chain, &opts.anchors, UnixTime::now());
+    section.insert("trust".into(), json!({
+        "trusted": trust.is_ok(),
+        "anchors": opts.anchors.len(),
+        "extraCaCerts": opts.extra_ca_count,
+        "error": trust.as_ref().err(),
+    }));
+    checks.push(match (&trust, opts.self_signed) {
+        (_, true) => Check::ok("trust", format!(
+            "selfSigned: adt-ls talks to adt-ls-native's localhost proxy, which accepts this certificate{}",
+            if trust.is_ok() { " (adt-ls's truststore would also trust it)" } else { "" }
+        )),
+        (Ok(()), false) => Check::ok("trust", format!("adt-ls's truststore (JRE cacerts + {} extra CA(s)) trusts the chain", opts.extra_ca_count)),
+        (Err(e), false) => Check::fail("trust", format!("adt-ls's truststore (JRE cacerts + {} extra CA(s)) does not trust the chain: {e}", opts.extra_ca_count), if leaf_self_signed { FIX_TRUST_SELF } else { FIX_TRUST_CA }),
+    });
+
+    let name = hs.chain.first().map(|leaf| certs::check_host_name(leaf, &host));
+    let sans = chain.first().map(|c| c["subjectAltNames"].clone()).unwrap_or(Value::Null);
+    section.insert("hostName".into(), json!({
+        "host": host,
+        "matches": matches!(name, Some(Ok(()))),
+        "error": name.as_ref().and_then(|n| n.as_ref().err()),
+    }));
+    checks.push(match (&name, opts.self_signed) {
+        (Some(Ok(())), _) => Check::ok("hostname", format!("the certificate is valid for {host}")),
+        (_, true) => Check::ok("hostname", format!("selfSigned: the host name is not checked (the certificate names {sans})")),
+        (Some(Err(e)), false) => Check::fail("hostname", format!("the certificate is not valid for {host} ({e}); it names {sans}"), "use a host name the certificate names in connection.systemUrl, or set connection.selfSigned: true"),
+        (None, false) => Check::fail("hostname", "no certificate to check", "set connection.selfSigned: true"),
+    });
+
+    let reentrance = reentrance(&mut hs.stream, &authority, opts).await;
+    section.insert("reentrance".into(), reentrance.0);
+    checks.push(reentrance.1);
+    (Value::Object(section), checks)
+}
+
+/// The credential-free GET of the reentrance endpoint.
+async fn reentrance<S>(io: &mut S, authority: &str, opts: &ProbeOptions) -> (Value, Check)
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let path = http_probe::reentrance_path(&opts.client);
+    let outcome = bounded(opts.timeout, http_probe::get(io, authority, &path)).await;
+    let status = match &outcome {
+        Ok(Ok(code)) => Some(*code),
+        _ => None,
+    };
+    let section = json!({ "path": path, "status": status });
+    let check = match outcome {
+        Ok(Ok(401)) => Check::ok("reentrance", "the reentrance endpoint answers 401 without credentials (expected: logon will send them)"),
+        Ok(Ok(code @ 200..=399)) => Check::ok("reentrance", format!("the reentrance endpoint answers {code}")),
+        Ok(Ok(403)) => Check::warn("reentrance", "the reentrance endpoint answers 403", "ask the SAP basis team to activate /sap/bc/adt/core/http/reentranceticket in SICF for your user"),
+        Ok(Ok(404)) => Check::fail("reentrance", "the reentrance endpoint answers 404: no ADT here", "point connection.systemUrl at the ABAP system's ICM (the URL ADT in Eclipse uses), and check SICF service /sap/bc/adt"),
+        Ok(Ok(code)) => Check::fail("reentrance", format!("the reentrance endpoint answers {code}"), "check the system's ICM and the SICF service /sap/bc/adt"),
+        Ok(Err(e)) => Check::fail("reentrance", format!("the reentrance GET failed: {e}"), "check that connection.systemUrl is the ABAP system's HTTP(S) endpoint"),
+        Err(ms) => Check::fail("reentrance", format!("no answer from the reentrance endpoint within {ms} ms"), "check the system is up (or raise --timeout-ms)"),
+    };
+    (section, check)
+}
+
+/// Connect to the first address that accepts, each attempt within `timeout`.
+async fn connect_any(addrs: &[SocketAddr], timeout: Duration) -> Result<(TcpStream, SocketAddr), String> {
+    let mut last = "no address".to_string();
+    for addr in addrs {
+        match bounded(timeout, TcpStream::connect(addr)).await {
+            Ok(Ok(stream)) => return Ok((stream, *addr)),
+            Ok(Err(e)) => last = e.to_string(),
+            Err(ms) => last = format!("no answer within {ms} ms"),
+        }
+    }
+    Err(last)
+}
+
+/// `fut` within `timeout`; `Err(milliseconds)` when it took longer.
+async fn bounded<F: Future>(timeout: Duration, fut: F) -> Result<F::Output, u128> {
+    tokio::time::timeout(timeout, fut)
+        .await
+        .map_err(|_| timeout.as_millis())
+}
