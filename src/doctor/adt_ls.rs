@@ -193,7 +193,7 @@ fn reasons(c: &ListedCandidate, sub_path: &[String]) -> Vec<Value> {
             match wrong {
                 Some(built_for) => out.push(reason(
                     "wrong-platform",
-                    format!("built for {built_for}, not for this machine ({})", sub_path.join("/")),
+                    format!("built for {built_for}; this machine needs {}", sub_path.join("/")),
                 )),
                 None => out.push(reason(
                     "not-a-file",
@@ -201,7 +201,7 @@ fn reasons(c: &ListedCandidate, sub_path: &[String]) -> Vec<Value> {
                         BinaryKind::Directory => "the path is a directory, not the binary".into(),
                         BinaryKind::Other => "the path is not a regular file".into(),
                         _ if c.extension_dir.is_some() => {
-                            "the binary is missing (an incomplete or interrupted install)".into()
+                            "the binary is missing: an incomplete or interrupted install".into()
                         }
                         _ => "no file at this path".into(),
                     },

@@ -26,7 +26,8 @@ pub fn summarize(der: &[u8]) -> Value {
         "notBefore": iso_utc(validity.not_before.timestamp()),
         "notAfter": iso_utc(validity.not_after.timestamp()),
         "subjectAltNames": sans,
-        "selfSigned": cert.subject() == cert.issuer(),
+        // Issued by itself: same name and signed by its own key.
+        "selfSigned": cert.subject() == cert.issuer() && cert.verify_signature(None).is_ok(),
     })
 }
 
@@ -155,6 +156,8 @@ mod tests {
             json!(["DNS:sap.example", "IP:127.0.0.1"])
         );
         assert_eq!(summary["selfSigned"], false);
+        assert_eq!(summarize(&issued.ca)["selfSigned"], true);
+        assert_eq!(summarize(b"junk")["error"], "unparsable certificate");
     }
 
     #[test]

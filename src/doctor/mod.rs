@@ -147,3 +147,21 @@ fn read_extra_cas(doctor: &DoctorArgs) -> (Vec<Vec<u8>>, Vec<Check>) {
     }
     (certs, checks)
 }
+
+/// Run the command line and write its output to this process's stdout and stderr;
+/// resolves the exit status.
+pub async fn run_cli_to_stdio(argv: Vec<String>, host: HostEnv, runtime: RuntimeInfo) -> i32 {
+    use std::io::Write;
+    let outcome = run_cli(&argv, host, runtime).await;
+    if !outcome.stdout.is_empty() {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(outcome.stdout.as_bytes());
+        let _ = out.flush();
+    }
+    if !outcome.stderr.is_empty() {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(outcome.stderr.as_bytes());
+        let _ = err.flush();
+    }
+    outcome.code
+}

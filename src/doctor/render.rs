@@ -15,7 +15,8 @@ pub fn text(report: &Report) -> String {
             Status::Fail => "[FAIL]",
             Status::Skip => "[skip]",
         };
-        let _ = writeln!(out, "{tag} {:<18} {}", check.id, check.message);
+        let message = check.message.replace('\n', &format!("\n{:26}", ""));
+        let _ = writeln!(out, "{tag} {:<18} {message}", check.id);
         if let Some(fix) = &check.fix {
             let _ = writeln!(out, "       {:<18} fix: {fix}", "");
         }
