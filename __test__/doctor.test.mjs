@@ -2,14 +2,15 @@
 // runs it: fake editor installs laid out by the simulator's installer (several versions and
 // editors, an incomplete one, another platform's, a too-old one) and the simulated SAP
 // system (private CA with and without extraCaCerts, self-signed without and with
-// --self-signed, a wrong host name, a refused port, an unresolvable host), asserting the
-// JSON findings and the exit statuses.
+// --self-signed, a wrong host name, a refused port, an unresolvable host, a silent port, a
+// forward proxy that tunnels and one that refuses), asserting the JSON findings and the exit
+// statuses.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect as tcpConnect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { installFakeExtension } from '../simulator/lib/install.mjs';
 import { startSapBackend } from '../simulator/lib/sap/index.mjs';
@@ -254,4 +255,100 @@ test('an unresolvable host fails at DNS and skips the rest', async () => {
   assert.match(dns.message, /adt-ls-native-doctor\.invalid/);
   assert.match(dns.fix, /host name in connection\.systemUrl/);
   for (const id of ['tcp', 'tls', 'trust', 'hostname', 'reentrance']) assert.equal(check(report, id).status, 'skip');
+});
+
+/** A TCP server for the test: `onSocket` gets every connection; resolves `{port, close}`. */
+function tcpServer(onSocket) {
+  const sockets = new Set();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    onSocket(socket);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: server.address().port,
+        close: () => new Promise((done) => {
+          for (const s of sockets) s.destroy();
+          server.close(() => done());
+        }),
+      }),
+    );
+  });
+}
+
+/** A forward proxy that answers CONNECT with `status` and, on 200, tunnels; records the requests. */
+async function connectProxy(status) {
+  const requests = [];
+  const proxy = await tcpServer((socket) => {
+    let head = '';
+    const onData = (chunk) => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.off('data', onData);
+      requests.push(head.slice(0, end));
+      const [, authority] = head.split(' ');
+      if (status !== 200) {
+        socket.end(`HTTP/1.1 ${status} Forbidden\r\nContent-Length: 0\r\n\r\n`);
+        return;
+      }
+      const [host, port] = [authority.slice(0, authority.lastIndexOf(':')), Number(authority.slice(authority.lastIndexOf(':') + 1))];
+      const upstream = tcpConnect(port, host, () => {
+        socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        const rest = head.slice(end + 4);
+        if (rest) upstream.write(Buffer.from(rest, 'latin1'));
+        socket.pipe(upstream).pipe(socket);
+      });
+      upstream.on('error', () => socket.destroy());
+    };
+    socket.on('data', onData);
+  });
+  return { ...proxy, requests };
+}
+
+test('--proxy: the TLS checks run through the CONNECT tunnel; a refusing proxy fails with the fix', async () => {
+  const tunnel = await connectProxy(200);
+  const refusing = await connectProxy(403);
+  try {
+    const args = ['--url', privateCa.url, '--extra-ca', join(t.dir, 'private-ca.pem')];
+    const { code, report } = await doctorJson([...args, '--proxy', `127.0.0.1:${tunnel.port}`]);
+    assert.equal(code, 0, JSON.stringify(report.checks));
+    assert.equal(report.connection.proxy, `127.0.0.1:${tunnel.port}`);
+    assert.equal(report.connection.connectedTo, `127.0.0.1:${tunnel.port}`);
+    assert.match(check(report, 'dns').message, /\(the proxy\)/);
+    assert.equal(check(report, 'proxy').status, 'ok');
+    assert.equal(check(report, 'trust').status, 'ok');
+    assert.equal(report.connection.reentrance.status, 401);
+    assert.deepEqual(tunnel.requests, [`CONNECT 127.0.0.1:${privateCa.port} HTTP/1.1\r\nHost: 127.0.0.1:${privateCa.port}`]);
+
+    const refused = await doctorJson([...args, '--proxy', `127.0.0.1:${refusing.port}`]);
+    assert.equal(refused.code, 1);
+    const proxy = check(refused.report, 'proxy');
+    assert.equal(proxy.status, 'fail');
+    assert.match(proxy.message, /answered 403 to CONNECT/);
+    assert.match(proxy.fix, /allows CONNECT/);
+    for (const id of ['tls', 'trust', 'hostname', 'reentrance']) assert.equal(check(refused.report, id).status, 'skip');
+  } finally {
+    await tunnel.close();
+    await refusing.close();
+  }
+});
+
+test('a port that accepts but never speaks TLS: the handshake is bounded by --timeout-ms', async () => {
+  const silent = await tcpServer(() => {});
+  try {
+    const started = Date.now();
+    const { code, report } = await doctorJson(['--url', `https://127.0.0.1:${silent.port}`, '--timeout-ms', '400']);
+    assert.equal(code, 1);
+    const tls = check(report, 'tls');
+    assert.equal(tls.status, 'fail');
+    assert.match(tls.message, /no handshake within 400 ms/);
+    assert.ok(Date.now() - started < 30_000);
+    for (const id of ['trust', 'hostname', 'reentrance']) assert.equal(check(report, id).status, 'skip');
+  } finally {
+    await silent.close();
+  }
 });
