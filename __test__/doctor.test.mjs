@@ -3,14 +3,14 @@
 // editors, an incomplete one, another platform's, a too-old one) and the simulated SAP
 // system (private CA with and without extraCaCerts, self-signed without and with
 // --self-signed, a wrong host name, a refused port, an unresolvable host, a silent port, a
-// forward proxy that tunnels and one that refuses), asserting the JSON findings and the exit
-// statuses.
+// forward proxy in the engine's absolute-form style), asserting the JSON findings and the
+// exit statuses.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { connect as tcpConnect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { installFakeExtension } from '../simulator/lib/install.mjs';
 import { startSapBackend } from '../simulator/lib/sap/index.mjs';
@@ -279,66 +279,84 @@ function tcpServer(onSocket) {
   });
 }
 
-/** A forward proxy that answers CONNECT with `status` and, on 200, tunnels; records the requests. */
-async function connectProxy(status) {
+/** A forward proxy in the engine's style (plain HTTP, absolute-form targets) that answers
+ * every request itself with `status` and records the request heads. */
+async function forwardProxy(status) {
   const requests = [];
   const proxy = await tcpServer((socket) => {
     let head = '';
-    const onData = (chunk) => {
+    socket.on('data', (chunk) => {
       head += chunk.toString('latin1');
       const end = head.indexOf('\r\n\r\n');
       if (end < 0) return;
-      socket.off('data', onData);
       requests.push(head.slice(0, end));
-      const [, authority] = head.split(' ');
-      if (status !== 200) {
-        socket.end(`HTTP/1.1 ${status} Forbidden\r\nContent-Length: 0\r\n\r\n`);
-        return;
-      }
-      const [host, port] = [authority.slice(0, authority.lastIndexOf(':')), Number(authority.slice(authority.lastIndexOf(':') + 1))];
-      const upstream = tcpConnect(port, host, () => {
-        socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-        const rest = head.slice(end + 4);
-        if (rest) upstream.write(Buffer.from(rest, 'latin1'));
-        socket.pipe(upstream).pipe(socket);
-      });
-      upstream.on('error', () => socket.destroy());
-    };
-    socket.on('data', onData);
+      socket.end(`HTTP/1.1 ${status} Status\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    });
   });
   return { ...proxy, requests };
 }
 
-test('--proxy: the TLS checks run through the CONNECT tunnel; a refusing proxy fails with the fix', async () => {
-  const tunnel = await connectProxy(200);
-  const refusing = await connectProxy(403);
+test('--proxy with --self-signed goes the forward-proxy way: absolute-form GET, no TLS of ours, no credentials', async () => {
+  const healthy = await forwardProxy(401);
+  const broken = await forwardProxy(502);
   try {
-    const args = ['--url', privateCa.url, '--extra-ca', join(t.dir, 'private-ca.pem')];
-    const { code, report } = await doctorJson([...args, '--proxy', `127.0.0.1:${tunnel.port}`]);
+    const url = 'https://sap-a4h.sim.internal:44300';
+    const { code, report } = await doctorJson(['--url', url, '--self-signed', '--proxy', `127.0.0.1:${healthy.port}`, '--client', '100']);
     assert.equal(code, 0, JSON.stringify(report.checks));
-    assert.equal(report.connection.proxy, `127.0.0.1:${tunnel.port}`);
-    assert.equal(report.connection.connectedTo, `127.0.0.1:${tunnel.port}`);
-    assert.match(check(report, 'dns').message, /\(the proxy\)/);
-    assert.equal(check(report, 'proxy').status, 'ok');
-    assert.equal(check(report, 'trust').status, 'ok');
-    assert.equal(report.connection.reentrance.status, 401);
-    assert.deepEqual(tunnel.requests, [`CONNECT 127.0.0.1:${privateCa.port} HTTP/1.1\r\nHost: 127.0.0.1:${privateCa.port}`]);
+    assert.equal(report.connection.proxy, `127.0.0.1:${healthy.port}`);
+    assert.equal(report.connection.connectedTo, `127.0.0.1:${healthy.port}`);
+    assert.match(check(report, 'dns').message, /\(the forward proxy\)/);
+    assert.match(check(report, 'proxy').message, /in absolute form/);
+    for (const id of ['tls', 'trust', 'hostname']) assert.equal(check(report, id).status, 'skip');
+    assert.equal(check(report, 'reentrance').status, 'ok');
+    assert.equal(healthy.requests.length, 1);
+    const [line, ...headers] = healthy.requests[0].split('\r\n');
+    assert.match(line, /^GET https:\/\/sap-a4h\.sim\.internal:44300\/sap\/bc\/adt\/core\/http\/reentranceticket\?redirect-url=[^ ]+&sap-client=100 HTTP\/1\.1$/);
+    assert.ok(headers.includes('Host: sap-a4h.sim.internal:44300'), headers.join('|'));
+    assert.ok(!headers.some((h) => /^(authorization|cookie):/i.test(h)), headers.join('|'));
 
-    const refused = await doctorJson([...args, '--proxy', `127.0.0.1:${refusing.port}`]);
-    assert.equal(refused.code, 1);
-    const proxy = check(refused.report, 'proxy');
-    assert.equal(proxy.status, 'fail');
-    assert.match(proxy.message, /answered 403 to CONNECT/);
-    assert.match(proxy.fix, /allows CONNECT/);
-    for (const id of ['tls', 'trust', 'hostname', 'reentrance']) assert.equal(check(refused.report, id).status, 'skip');
+    const bad = await doctorJson(['--url', url, '--self-signed', '--proxy', `127.0.0.1:${broken.port}`]);
+    assert.equal(bad.code, 1);
+    const reentrance = check(bad.report, 'reentrance');
+    assert.equal(reentrance.status, 'fail');
+    assert.match(reentrance.message, /answers 502/);
   } finally {
-    await tunnel.close();
-    await refusing.close();
+    await healthy.close();
+    await broken.close();
   }
 });
 
-test('a port that accepts but never speaks TLS: the handshake is bounded by --timeout-ms', async () => {
-  const silent = await tcpServer(() => {});
+test('--proxy without --self-signed: a warning (the engine would not use it) and a direct probe', async () => {
+  const unused = await forwardProxy(401);
+  try {
+    const args = ['--url', privateCa.url, '--extra-ca', join(t.dir, 'private-ca.pem'), '--proxy', `127.0.0.1:${unused.port}`];
+    const { code, report } = await doctorJson(args);
+    assert.equal(code, 0, JSON.stringify(report.checks));
+    const proxy = check(report, 'proxy');
+    assert.equal(proxy.status, 'warn');
+    assert.match(proxy.message, /only with connection\.selfSigned: true/);
+    assert.equal(report.connection.connectedTo, `127.0.0.1:${privateCa.port}`);
+    assert.equal(check(report, 'trust').status, 'ok');
+    assert.deepEqual(unused.requests, []);
+  } finally {
+    await unused.close();
+  }
+});
+
+test('a forward proxy that is down fails at TCP with the proxy fix', async () => {
+  const down = await tcpServer(() => {});
+  const port = down.port;
+  await down.close();
+  const { code, report } = await doctorJson(['--url', 'https://sap.example:443', '--self-signed', '--proxy', `127.0.0.1:${port}`]);
+  assert.equal(code, 1);
+  const tcp = check(report, 'tcp');
+  assert.equal(tcp.status, 'fail');
+  assert.match(tcp.message, /the forward proxy/);
+  assert.match(tcp.fix, /proxy's host and port/);
+  assert.equal(check(report, 'reentrance').status, 'skip');
+});
+
+test('a port that accepts but never speaks TLS: the handshake is bounded by --timeout-ms', async () => {  const silent = await tcpServer(() => {});
   try {
     const started = Date.now();
     const { code, report } = await doctorJson(['--url', `https://127.0.0.1:${silent.port}`, '--timeout-ms', '400']);

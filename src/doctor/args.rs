@@ -16,7 +16,7 @@ Options:
   --url <systemUrl>      probe the SAP system: DNS, TCP, TLS, trust, host name, reentrance
   --self-signed          as connection.selfSigned: true
   --extra-ca <file>      as connection.extraCaCerts (repeatable)
-  --proxy <host:port>    reach the system through this HTTP forward proxy (CONNECT)
+  --proxy <host:port>    as connection.forwardProxy (used with --self-signed, as the engine does)
   --client <nnn>         the SAP client sent to the reentrance endpoint (default 001)
   --timeout-ms <ms>      bound of every network step (default 10000)
   --adt-ls-path <file>   as adtLs.path (overrides ADT_LS_PATH)

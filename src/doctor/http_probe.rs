@@ -1,6 +1,6 @@
-//! Minimal HTTP/1.1 exchanges of the `--url` probe, over whatever stream the earlier steps
-//! built: `CONNECT` through a forward proxy, and the credential-free `GET` of the
-//! reentrance-ticket endpoint. Only the status line matters; reads are bounded in size.
+//! The probe's one HTTP/1.1 exchange, over whatever stream the earlier steps built: the
+//! credential-free `GET` of the reentrance-ticket endpoint. Only the status line matters;
+//! reads are bounded in size.
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -16,25 +16,14 @@ pub fn reentrance_path(client: &str) -> String {
     )
 }
 
-/// Send `CONNECT authority` and return the proxy's status code.
-pub async fn connect<S>(io: &mut S, authority: &str) -> Result<u16, String>
-where
-    S: AsyncRead + AsyncWrite + Unpin,
-{
-    let request = format!("CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n");
-    io.write_all(request.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
-    read_status(io).await
-}
-
-/// `GET path` with `Host: authority` and no credentials; the status code.
-pub async fn get<S>(io: &mut S, authority: &str, path: &str) -> Result<u16, String>
+/// `GET target` (a path, or an absolute URL for a forward proxy) with `Host: authority`
+/// and no credentials; the status code.
+pub async fn get<S>(io: &mut S, authority: &str, target: &str) -> Result<u16, String>
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     let request = format!(
-        "GET {path} HTTP/1.1\r\nHost: {authority}\r\nUser-Agent: adt-ls-native-doctor\r\nAccept: */*\r\nConnection: close\r\n\r\n"
+        "GET {target} HTTP/1.1\r\nHost: {authority}\r\nUser-Agent: adt-ls-native-doctor\r\nAccept: */*\r\nConnection: close\r\n\r\n"
     );
     io.write_all(request.as_bytes())
         .await
@@ -43,8 +32,7 @@ where
     read_status(io).await
 }
 
-/// Read up to the end of the response head (byte by byte past it is never consumed, so a
-/// tunnel stays usable) and parse the status code.
+/// Read up to the end of the response head (byte by byte, so nothing past it is consumed) and parse the status code.
 async fn read_status<S: AsyncRead + Unpin>(io: &mut S) -> Result<u16, String> {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
@@ -79,7 +67,7 @@ mod tests {
     #[test]
     fn status_lines() {
         assert_eq!(parse_status_line("HTTP/1.1 401 Unauthorized\r\nA: b\r\n\r\n"), Ok(401));
-        assert_eq!(parse_status_line("HTTP/1.0 200 Connection established\r\n\r\n"), Ok(200));
+        assert_eq!(parse_status_line("HTTP/1.0 307 Temporary Redirect\r\n\r\n"), Ok(307));
         assert!(parse_status_line("\u{16}\u{3}\u{1}garbage").is_err());
         assert!(parse_status_line("").is_err());
     }

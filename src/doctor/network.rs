@@ -1,7 +1,8 @@
-//! The `--url` probe, step by step, each bounded by the timeout: DNS, TCP (direct or to the
-//! forward proxy, then `CONNECT`), the TLS handshake with the presented chain, whether
-//! adt-ls's truststore trusts it, host-name match, and the credential-free reentrance GET
-//! (401 is the healthy answer). A failed step skips the ones that need it.
+//! The `--url` probe, step by step, each bounded by the timeout: DNS, TCP, the TLS handshake
+//! with the presented chain, whether adt-ls's truststore trusts it, host-name match, and the
+//! credential-free reentrance GET (401 is the healthy answer). With `--proxy` and
+//! `--self-signed` it goes the engine's forward-proxy way instead: plain HTTP to the proxy,
+//! absolute-form request, no TLS of ours. A failed step skips the ones that need it.
 
 use super::certs;
 use super::http_probe;
@@ -56,28 +57,42 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
             checks.push(Check::skip(id, format!("not run: {why}")));
         }
     };
-    let later_tls: &[&'static str] = if https {
+    let mut later: &[&'static str] = if https {
         &["tls", "trust", "hostname", "reentrance"]
     } else {
         &["reentrance"]
     };
 
-    // DNS: the proxy's name when a proxy is used (it resolves the system's name itself).
-    let (dns_host, dns_port) = match &opts.proxy {
+    // connection.forwardProxy only acts through the localhost TLS proxy, which runs with
+    // selfSigned; without it adt-ls connects directly, and so does this probe.
+    let via_proxy = match (&opts.proxy, opts.self_signed) {
+        (Some(p), true) => Some(p.clone()),
+        (Some(_), false) => {
+            checks.push(Check::warn("proxy", "connection.forwardProxy takes effect only with connection.selfSigned: true; without it adt-ls connects to the system directly, and so does this probe", "add --self-signed (connection.selfSigned: true) to go through the forward proxy"));
+            None
+        }
+        (None, _) => None,
+    };
+    if via_proxy.is_some() {
+        later = &["reentrance"];
+    }
+
+    // DNS: the proxy's name when the proxy is used (it resolves the system's name itself).
+    let (dns_host, dns_port) = match &via_proxy {
         Some((h, p)) => (h.clone(), *p),
         None => (host.trim_start_matches('[').trim_end_matches(']').to_string(), port),
     };
-    let what = if opts.proxy.is_some() { "the proxy" } else { "the system" };
+    let what = if via_proxy.is_some() { "the forward proxy" } else { "the system" };
     let addrs = match bounded(opts.timeout, tokio::net::lookup_host((dns_host.as_str(), dns_port))).await {
         Ok(Ok(addrs)) => addrs.collect::<Vec<SocketAddr>>(),
         Ok(Err(e)) => {
-            checks.push(Check::fail("dns", format!("{dns_host} ({what}) does not resolve: {e}"), format!("check the host name in {} (typo? VPN not connected?) and this machine's DNS", if opts.proxy.is_some() { "--proxy" } else { "connection.systemUrl" })));
-            skip_rest(&mut checks, &[&["tcp"], later_tls].concat(), "DNS failed");
+            checks.push(Check::fail("dns", format!("{dns_host} ({what}) does not resolve: {e}"), format!("check the host name in {} (typo? VPN not connected?) and this machine's DNS", if via_proxy.is_some() { "--proxy" } else { "connection.systemUrl" })));
+            skip_rest(&mut checks, &[&["tcp"], later].concat(), "DNS failed");
             return (Value::Object(section), checks);
         }
         Err(ms) => {
             checks.push(Check::fail("dns", format!("resolving {dns_host} took longer than {ms} ms"), "check this machine's DNS servers (or raise --timeout-ms)"));
-            skip_rest(&mut checks, &[&["tcp"], later_tls].concat(), "DNS failed");
+            skip_rest(&mut checks, &[&["tcp"], later].concat(), "DNS failed");
             return (Value::Object(section), checks);
         }
     };
@@ -89,37 +104,34 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
     let (mut tcp, peer) = match connect_any(&addrs, opts.timeout).await {
         Ok(pair) => pair,
         Err(e) => {
-            checks.push(Check::fail("tcp", format!("cannot connect to {what} at {dns_host}:{dns_port}: {e}"), if opts.proxy.is_some() {
+            checks.push(Check::fail("tcp", format!("cannot connect to {what} at {dns_host}:{dns_port}: {e}"), if via_proxy.is_some() {
                 "check the proxy's host and port (--proxy / connection.proxy)".to_string()
             } else {
                 format!("check the port in connection.systemUrl ({port}: the ICM's HTTPS port, e.g. 443 or 44300) and that no firewall blocks it; behind a corporate proxy use connection.proxy")
             }));
-            skip_rest(&mut checks, later_tls, "TCP failed");
+            skip_rest(&mut checks, later, "TCP failed");
             return (Value::Object(section), checks);
         }
     };
     section.insert("connectedTo".into(), json!(peer.to_string()));
     checks.push(Check::ok("tcp", format!("connected to {what} at {peer}")));
 
-    if opts.proxy.is_some() {
-        match bounded(opts.timeout, http_probe::connect(&mut tcp, &authority)).await {
-            Ok(Ok(200)) => checks.push(Check::ok("proxy", format!("the proxy opened a tunnel to {authority}"))),
-            outcome => {
-                let why = match outcome {
-                    Ok(Ok(code)) => format!("answered {code} to CONNECT {authority}"),
-                    Ok(Err(e)) => format!("CONNECT {authority} failed: {e}"),
-                    Err(ms) => format!("no answer to CONNECT {authority} within {ms} ms"),
-                };
-                checks.push(Check::fail("proxy", format!("the proxy {why}"), "check that the proxy allows CONNECT to the system's host and port (and needs no authentication)"));
-                skip_rest(&mut checks, later_tls, "the proxy tunnel failed");
-                return (Value::Object(section), checks);
-            }
+    if let Some((proxy_host, proxy_port)) = &via_proxy {
+        checks.push(Check::ok("proxy", format!("requests go to {} through the forward proxy {}, in absolute form (the proxy makes the connection to the system)", url.origin().ascii_serialization(), crate::tls::proxy_target::authority(proxy_host, *proxy_port))));
+        for id in ["tls", "trust", "hostname"] {
+            checks.push(Check::skip(id, "not run: the forward proxy makes the TLS connection to the system"));
         }
+        let target = format!("{}{}", url.origin().ascii_serialization(), http_probe::reentrance_path(&opts.client));
+        let reentrance = reentrance(&mut tcp, &authority, &target, opts).await;
+        section.insert("reentrance".into(), reentrance.0);
+        checks.push(reentrance.1);
+        return (Value::Object(section), checks);
     }
 
     if !https {
         checks.push(Check::warn("tls", format!("{} is plain HTTP: passwords and tickets cross the network unencrypted", opts.url), "use the system's https:// URL"));
-        let reentrance = reentrance(&mut tcp, &authority, opts).await;
+        let path = http_probe::reentrance_path(&opts.client);
+        let reentrance = reentrance(&mut tcp, &authority, &path, opts).await;
         section.insert("reentrance".into(), reentrance.0);
         checks.push(reentrance.1);
         return (Value::Object(section), checks);
@@ -178,24 +190,25 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
         (None, false) => Check::fail("hostname", "no certificate to check", "set connection.selfSigned: true"),
     });
 
-    let reentrance = reentrance(&mut hs.stream, &authority, opts).await;
+    let path = http_probe::reentrance_path(&opts.client);
+    let reentrance = reentrance(&mut hs.stream, &authority, &path, opts).await;
     section.insert("reentrance".into(), reentrance.0);
     checks.push(reentrance.1);
     (Value::Object(section), checks)
 }
 
 /// The credential-free GET of the reentrance endpoint.
-async fn reentrance<S>(io: &mut S, authority: &str, opts: &ProbeOptions) -> (Value, Check)
+/// `target` is the path, or the absolute URL when talking to a forward proxy.
+async fn reentrance<S>(io: &mut S, authority: &str, target: &str, opts: &ProbeOptions) -> (Value, Check)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
-    let path = http_probe::reentrance_path(&opts.client);
-    let outcome = bounded(opts.timeout, http_probe::get(io, authority, &path)).await;
+    let outcome = bounded(opts.timeout, http_probe::get(io, authority, target)).await;
     let status = match &outcome {
         Ok(Ok(code)) => Some(*code),
         _ => None,
     };
-    let section = json!({ "path": path, "status": status });
+    let section = json!({ "target": target, "status": status });
     let check = match outcome {
         Ok(Ok(401)) => Check::ok("reentrance", "the reentrance endpoint answers 401 without credentials (expected: logon will send them)"),
         Ok(Ok(code @ 200..=399)) => Check::ok("reentrance", format!("the reentrance endpoint answers {code}")),
