@@ -238,7 +238,6 @@ fn join_all(base: &Path, segments: &[String]) -> PathBuf {
     segments.iter().fold(base.to_path_buf(), |p, s| p.join(s))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

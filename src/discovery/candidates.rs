@@ -234,7 +234,12 @@ mod tests {
         let versions: Vec<_> = listing.candidates.iter().map(|c| c.version).collect();
         assert_eq!(
             versions,
-            [None, Some([2.0, 0.0, 0.0]), Some([1.0, 1.0, 2.0]), Some([1.0, 0.0, 1.0])]
+            [
+                None,
+                Some([2.0, 0.0, 0.0]),
+                Some([1.0, 1.0, 2.0]),
+                Some([1.0, 0.0, 1.0])
+            ]
         );
         assert_eq!(listing.candidates[0].source, CandidateSource::Vendor);
         assert_eq!(listing.candidates[1].kind, BinaryKind::Missing);
@@ -254,7 +259,9 @@ mod tests {
         assert_eq!(listing.candidates[0].kind, BinaryKind::Directory);
         assert_eq!(listing.candidates.len(), 5);
         let err = listing.into_resolution().unwrap_err();
-        assert!(err.message.starts_with("Explicit adt-ls binary is not a file"));
+        assert!(err
+            .message
+            .starts_with("Explicit adt-ls binary is not a file"));
         fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -94,7 +94,11 @@ fn checks(
             .err()
             .map(|e| e.message.clone())
             .unwrap_or_default();
-        let fix = if listing.candidates.first().is_some_and(|c| is_explicit(&c.source)) {
+        let fix = if listing
+            .candidates
+            .first()
+            .is_some_and(|c| is_explicit(&c.source))
+        {
             "point adtLs.path / ADT_LS_PATH at the adt-ls binary file itself (not its folder), or unset it"
         } else {
             "install SAP's ABAP extension (sapse.adt-vscode) in VS Code or Cursor, drop adt-ls in vendor/adt-ls/, or set ADT_LS_PATH"
@@ -150,11 +154,18 @@ fn is_explicit(source: &CandidateSource) -> bool {
 /// Why the resolver picked `w`.
 fn why(w: &ListedCandidate) -> String {
     match w.source {
-        CandidateSource::ExplicitPath => "adtLs.path is set and is a file; nothing else is looked at".into(),
-        CandidateSource::EnvAdtLsPath => "ADT_LS_PATH is set and is a file; nothing else is looked at".into(),
-        CandidateSource::Vendor => "vendor/adt-ls/ holds a binary; it comes before editor installs".into(),
+        CandidateSource::ExplicitPath => {
+            "adtLs.path is set and is a file; nothing else is looked at".into()
+        }
+        CandidateSource::EnvAdtLsPath => {
+            "ADT_LS_PATH is set and is a file; nothing else is looked at".into()
+        }
+        CandidateSource::Vendor => {
+            "vendor/adt-ls/ holds a binary; it comes before editor installs".into()
+        }
         CandidateSource::Extension { .. } => {
-            "the newest complete sapse.adt-vscode install across VS Code, Cursor and Insiders".into()
+            "the newest complete sapse.adt-vscode install across VS Code, Cursor and Insiders"
+                .into()
         }
     }
 }
@@ -182,7 +193,10 @@ fn reasons(c: &ListedCandidate, sub_path: &[String]) -> Vec<Value> {
     match c.kind {
         BinaryKind::File => {
             if !is_executable(&c.binary) {
-                out.push(reason("not-executable", "the file is not executable".into()));
+                out.push(reason(
+                    "not-executable",
+                    "the file is not executable".into(),
+                ));
             }
         }
         kind => {
@@ -193,7 +207,10 @@ fn reasons(c: &ListedCandidate, sub_path: &[String]) -> Vec<Value> {
             match wrong {
                 Some(built_for) => out.push(reason(
                     "wrong-platform",
-                    format!("built for {built_for}; this machine needs {}", sub_path.join("/")),
+                    format!(
+                        "built for {built_for}; this machine needs {}",
+                        sub_path.join("/")
+                    ),
                 )),
                 None => out.push(reason(
                     "not-a-file",
@@ -212,7 +229,10 @@ fn reasons(c: &ListedCandidate, sub_path: &[String]) -> Vec<Value> {
     if let Some(v) = c.version.filter(is_too_old) {
         out.push(reason(
             "too-old",
-            format!("{} is older than the minimum {MINIMUM_ADT_LS_VERSION}", version_text(v)),
+            format!(
+                "{} is older than the minimum {MINIMUM_ADT_LS_VERSION}",
+                version_text(v)
+            ),
         ));
     }
     out
@@ -301,7 +321,10 @@ mod tests {
             wrong_platform(&p("sapse.adt-vscode-1.1.2-linux-arm64"), &sub).as_deref(),
             Some("linux-arm64")
         );
-        assert_eq!(wrong_platform(&p("sapse.adt-vscode-1.1.2-linux-x64"), &sub), None);
+        assert_eq!(
+            wrong_platform(&p("sapse.adt-vscode-1.1.2-linux-x64"), &sub),
+            None
+        );
         // No suffix and nothing on disk: not a platform question.
         assert_eq!(wrong_platform(&p("sapse.adt-vscode-1.1.2"), &sub), None);
     }

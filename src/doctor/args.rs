@@ -170,9 +170,21 @@ mod tests {
     #[test]
     fn every_option_parses() {
         let d = doctor(&[
-            "doctor", "--json", "--url", "https://h:1/", "--self-signed", "--extra-ca", "a.pem",
-            "--extra-ca=b.pem", "--proxy", "[::1]:3128", "--client", "100", "--timeout-ms=250",
-            "--adt-ls-path", "/x/adt-ls",
+            "doctor",
+            "--json",
+            "--url",
+            "https://h:1/",
+            "--self-signed",
+            "--extra-ca",
+            "a.pem",
+            "--extra-ca=b.pem",
+            "--proxy",
+            "[::1]:3128",
+            "--client",
+            "100",
+            "--timeout-ms=250",
+            "--adt-ls-path",
+            "/x/adt-ls",
         ]);
         assert!(d.json && d.self_signed);
         assert_eq!(d.url.as_deref(), Some("https://h:1/"));

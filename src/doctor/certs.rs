@@ -35,7 +35,10 @@ fn general_name(name: &GeneralName<'_>) -> String {
     match name {
         GeneralName::DNSName(d) => format!("DNS:{d}"),
         GeneralName::IPAddress(bytes) => match bytes.len() {
-            4 => format!("IP:{}", std::net::Ipv4Addr::new(bytes[0], bytes[1], bytes[2], bytes[3])),
+            4 => format!(
+                "IP:{}",
+                std::net::Ipv4Addr::new(bytes[0], bytes[1], bytes[2], bytes[3])
+            ),
             16 => {
                 let mut octets = [0u8; 16];
                 octets.copy_from_slice(bytes);
@@ -149,7 +152,10 @@ mod tests {
         assert!(check_host_name(&issued.leaf, "sap.example").is_ok());
         assert!(check_host_name(&issued.leaf, "127.0.0.1").is_ok());
         let err = check_host_name(&issued.leaf, "other.example").unwrap_err();
-        assert!(err.contains("not valid for name \"other.example\""), "{err}");
+        assert!(
+            err.contains("not valid for name \"other.example\""),
+            "{err}"
+        );
         let summary = summarize(&issued.leaf);
         assert_eq!(
             summary["subjectAltNames"],

@@ -41,7 +41,9 @@ async fn read_status<S: AsyncRead + Unpin>(io: &mut S) -> Result<u16, String> {
             return Err("response head too large".into());
         }
         match io.read(&mut byte).await {
-            Ok(0) if head.is_empty() => return Err("the connection closed without an answer".into()),
+            Ok(0) if head.is_empty() => {
+                return Err("the connection closed without an answer".into())
+            }
             Ok(0) => break,
             Ok(_) => head.push(byte[0]),
             Err(e) => return Err(e.to_string()),
@@ -54,9 +56,15 @@ async fn read_status<S: AsyncRead + Unpin>(io: &mut S) -> Result<u16, String> {
 pub fn parse_status_line(head: &str) -> Result<u16, String> {
     let line = head.lines().next().unwrap_or_default();
     let mut parts = line.split_whitespace();
-    match (parts.next(), parts.next().and_then(|c| c.parse::<u16>().ok())) {
+    match (
+        parts.next(),
+        parts.next().and_then(|c| c.parse::<u16>().ok()),
+    ) {
         (Some(v), Some(code)) if v.starts_with("HTTP/") => Ok(code),
-        _ => Err(format!("not an HTTP answer: {:?}", line.chars().take(60).collect::<String>())),
+        _ => Err(format!(
+            "not an HTTP answer: {:?}",
+            line.chars().take(60).collect::<String>()
+        )),
     }
 }
 
@@ -66,8 +74,14 @@ mod tests {
 
     #[test]
     fn status_lines() {
-        assert_eq!(parse_status_line("HTTP/1.1 401 Unauthorized\r\nA: b\r\n\r\n"), Ok(401));
-        assert_eq!(parse_status_line("HTTP/1.0 307 Temporary Redirect\r\n\r\n"), Ok(307));
+        assert_eq!(
+            parse_status_line("HTTP/1.1 401 Unauthorized\r\nA: b\r\n\r\n"),
+            Ok(401)
+        );
+        assert_eq!(
+            parse_status_line("HTTP/1.0 307 Temporary Redirect\r\n\r\n"),
+            Ok(307)
+        );
         assert!(parse_status_line("\u{16}\u{3}\u{1}garbage").is_err());
         assert!(parse_status_line("").is_err());
     }
@@ -85,7 +99,9 @@ mod tests {
                 .unwrap();
             request
         });
-        let code = get(&mut client, "h:1", &reentrance_path("100")).await.unwrap();
+        let code = get(&mut client, "h:1", &reentrance_path("100"))
+            .await
+            .unwrap();
         assert_eq!(code, 401);
         let request = server_task.await.unwrap();
         assert!(request.starts_with("GET /sap/bc/adt/core/http/reentranceticket?redirect-url="));

@@ -28,7 +28,10 @@ pub fn examine(adt_ls_bin: &Path, needs_keytool: bool) -> JreFindings {
             } else {
                 Check::warn(
                     "jre.keytool",
-                    format!("{} (only needed with selfSigned or extraCaCerts)", e.message),
+                    format!(
+                        "{} (only needed with selfSigned or extraCaCerts)",
+                        e.message
+                    ),
                     fix,
                 )
             };
@@ -97,8 +100,8 @@ pub struct Cacerts {
 pub fn read_cacerts(path: &Path) -> Result<Cacerts, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let format = if is_jks(&data) { "JKS" } else { "PKCS12" };
-    let (store, _) = truststore::read_native(&data)
-        .map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    let (store, _) =
+        truststore::read_native(&data).map_err(|e| format!("{}: {}", path.display(), e.message))?;
     let certificates = store
         .entries()
         .filter_map(|(_, entry)| match entry {

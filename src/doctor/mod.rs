@@ -105,7 +105,11 @@ pub async fn run(doctor: &DoctorArgs, host: &HostEnv, runtime_info: &RuntimeInfo
         };
         let (mut section, probe_checks) = network::probe(&probe).await;
         if let Value::Object(map) = &mut section {
-            let files: Vec<String> = doctor.extra_ca.iter().map(|p| p.display().to_string()).collect();
+            let files: Vec<String> = doctor
+                .extra_ca
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
             map.insert("extraCaCerts".into(), json!(files));
         }
         connection = section;

@@ -37,18 +37,30 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
     let mut section = Map::new();
     let mut checks = Vec::new();
     let Ok(url) = reqwest::Url::parse(&opts.url) else {
-        checks.push(Check::fail("url", format!("{} is not a URL", opts.url), "pass connection.systemUrl as https://host:port"));
+        checks.push(Check::fail(
+            "url",
+            format!("{} is not a URL", opts.url),
+            "pass connection.systemUrl as https://host:port",
+        ));
         return (Value::Object(section), checks);
     };
     let host = url.host_str().unwrap_or_default().to_string();
     let https = url.scheme() == "https";
-    let port = url.port_or_known_default().unwrap_or(if https { 443 } else { 80 });
-    let authority = crate::tls::proxy_target::authority(host.trim_start_matches('[').trim_end_matches(']'), port);
+    let port = url
+        .port_or_known_default()
+        .unwrap_or(if https { 443 } else { 80 });
+    let authority = crate::tls::proxy_target::authority(
+        host.trim_start_matches('[').trim_end_matches(']'),
+        port,
+    );
     section.insert("url".into(), json!(opts.url));
     section.insert("host".into(), json!(host));
     section.insert("port".into(), json!(port));
     section.insert("selfSigned".into(), json!(opts.self_signed));
-    section.insert("proxy".into(), json!(opts.proxy.as_ref().map(|(h, p)| format!("{h}:{p}"))));
+    section.insert(
+        "proxy".into(),
+        json!(opts.proxy.as_ref().map(|(h, p)| format!("{h}:{p}"))),
+    );
     section.insert("client".into(), json!(opts.client));
     section.insert("timeoutMs".into(), json!(opts.timeout.as_millis() as u64));
 
@@ -80,25 +92,57 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
     // DNS: the proxy's name when the proxy is used (it resolves the system's name itself).
     let (dns_host, dns_port) = match &via_proxy {
         Some((h, p)) => (h.clone(), *p),
-        None => (host.trim_start_matches('[').trim_end_matches(']').to_string(), port),
+        None => (
+            host.trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string(),
+            port,
+        ),
     };
-    let what = if via_proxy.is_some() { "the forward proxy" } else { "the system" };
-    let addrs = match bounded(opts.timeout, tokio::net::lookup_host((dns_host.as_str(), dns_port))).await {
+    let what = if via_proxy.is_some() {
+        "the forward proxy"
+    } else {
+        "the system"
+    };
+    let addrs = match bounded(
+        opts.timeout,
+        tokio::net::lookup_host((dns_host.as_str(), dns_port)),
+    )
+    .await
+    {
         Ok(Ok(addrs)) => addrs.collect::<Vec<SocketAddr>>(),
         Ok(Err(e)) => {
-            checks.push(Check::fail("dns", format!("{dns_host} ({what}) does not resolve: {e}"), format!("check the host name in {} (typo? VPN not connected?) and this machine's DNS", if via_proxy.is_some() { "--proxy" } else { "connection.systemUrl" })));
+            checks.push(Check::fail(
+                "dns",
+                format!("{dns_host} ({what}) does not resolve: {e}"),
+                format!(
+                    "check the host name in {} (typo? VPN not connected?) and this machine's DNS",
+                    if via_proxy.is_some() {
+                        "--proxy"
+                    } else {
+                        "connection.systemUrl"
+                    }
+                ),
+            ));
             skip_rest(&mut checks, &[&["tcp"], later].concat(), "DNS failed");
             return (Value::Object(section), checks);
         }
         Err(ms) => {
-            checks.push(Check::fail("dns", format!("resolving {dns_host} took longer than {ms} ms"), "check this machine's DNS servers (or raise --timeout-ms)"));
+            checks.push(Check::fail(
+                "dns",
+                format!("resolving {dns_host} took longer than {ms} ms"),
+                "check this machine's DNS servers (or raise --timeout-ms)",
+            ));
             skip_rest(&mut checks, &[&["tcp"], later].concat(), "DNS failed");
             return (Value::Object(section), checks);
         }
     };
     let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
     section.insert("addresses".into(), json!(shown));
-    checks.push(Check::ok("dns", format!("{dns_host} ({what}) resolves to {}", shown.join(", "))));
+    checks.push(Check::ok(
+        "dns",
+        format!("{dns_host} ({what}) resolves to {}", shown.join(", ")),
+    ));
 
     // TCP.
     let (mut tcp, peer) = match connect_any(&addrs, opts.timeout).await {
@@ -119,9 +163,16 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
     if let Some((proxy_host, proxy_port)) = &via_proxy {
         checks.push(Check::ok("proxy", format!("requests go to {} through the forward proxy {}, in absolute form (the proxy makes the connection to the system)", url.origin().ascii_serialization(), crate::tls::proxy_target::authority(proxy_host, *proxy_port))));
         for id in ["tls", "trust", "hostname"] {
-            checks.push(Check::skip(id, "not run: the forward proxy makes the TLS connection to the system"));
+            checks.push(Check::skip(
+                id,
+                "not run: the forward proxy makes the TLS connection to the system",
+            ));
         }
-        let target = format!("{}{}", url.origin().ascii_serialization(), http_probe::reentrance_path(&opts.client));
+        let target = format!(
+            "{}{}",
+            url.origin().ascii_serialization(),
+            http_probe::reentrance_path(&opts.client)
+        );
         let reentrance = reentrance(&mut tcp, &authority, &target, opts).await;
         section.insert("reentrance".into(), reentrance.0);
         checks.push(reentrance.1);
@@ -129,7 +180,14 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
     }
 
     if !https {
-        checks.push(Check::warn("tls", format!("{} is plain HTTP: passwords and tickets cross the network unencrypted", opts.url), "use the system's https:// URL"));
+        checks.push(Check::warn(
+            "tls",
+            format!(
+                "{} is plain HTTP: passwords and tickets cross the network unencrypted",
+                opts.url
+            ),
+            "use the system's https:// URL",
+        ));
         let path = http_probe::reentrance_path(&opts.client);
         let reentrance = reentrance(&mut tcp, &authority, &path, opts).await;
         section.insert("reentrance".into(), reentrance.0);
@@ -147,26 +205,47 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
                 Ok(Ok(_)) => String::new(),
             };
             checks.push(Check::fail("tls", format!("TLS handshake with {authority} failed: {why}"), "the port must speak TLS 1.2 or 1.3 (is it an http:// port? use the ICM's HTTPS port)"));
-            skip_rest(&mut checks, &["trust", "hostname", "reentrance"], "the TLS handshake failed");
+            skip_rest(
+                &mut checks,
+                &["trust", "hostname", "reentrance"],
+                "the TLS handshake failed",
+            );
             return (Value::Object(section), checks);
         }
     };
     let chain: Vec<Value> = hs.chain.iter().map(|c| certs::summarize(c)).collect();
-    section.insert("tls".into(), json!({
-        "protocol": hs.protocol,
-        "cipherSuite": hs.cipher_suite,
-        "chain": chain,
-    }));
-    checks.push(Check::ok("tls", format!("{} {}, {} certificate(s) presented", hs.protocol, hs.cipher_suite, hs.chain.len())));
+    section.insert(
+        "tls".into(),
+        json!({
+            "protocol": hs.protocol,
+            "cipherSuite": hs.cipher_suite,
+            "chain": chain,
+        }),
+    );
+    checks.push(Check::ok(
+        "tls",
+        format!(
+            "{} {}, {} certificate(s) presented",
+            hs.protocol,
+            hs.cipher_suite,
+            hs.chain.len()
+        ),
+    ));
 
-    let leaf_self_signed = chain.first().and_then(|c| c["selfSigned"].as_bool()).unwrap_or(false);
+    let leaf_self_signed = chain
+        .first()
+        .and_then(|c| c["selfSigned"].as_bool())
+        .unwrap_or(false);
     let trust = certs::check_trust(&hs.chain, &opts.anchors, UnixTime::now());
-    section.insert("trust".into(), json!({
-        "trusted": trust.is_ok(),
-        "anchors": opts.anchors.len(),
-        "extraCaCerts": opts.extra_ca_count,
-        "error": trust.as_ref().err(),
-    }));
+    section.insert(
+        "trust".into(),
+        json!({
+            "trusted": trust.is_ok(),
+            "anchors": opts.anchors.len(),
+            "extraCaCerts": opts.extra_ca_count,
+            "error": trust.as_ref().err(),
+        }),
+    );
     checks.push(match (&trust, opts.self_signed) {
         (_, true) => Check::ok("trust", format!(
             "selfSigned: adt-ls talks to adt-ls-native's localhost proxy, which accepts this certificate{}",
@@ -176,13 +255,22 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
         (Err(e), false) => Check::fail("trust", format!("adt-ls's truststore (JRE cacerts + {} extra CA(s)) does not trust the chain: {e}", opts.extra_ca_count), if leaf_self_signed { FIX_TRUST_SELF } else { FIX_TRUST_CA }),
     });
 
-    let name = hs.chain.first().map(|leaf| certs::check_host_name(leaf, &host));
-    let sans = chain.first().map(|c| c["subjectAltNames"].clone()).unwrap_or(Value::Null);
-    section.insert("hostName".into(), json!({
-        "host": host,
-        "matches": matches!(name, Some(Ok(()))),
-        "error": name.as_ref().and_then(|n| n.as_ref().err()),
-    }));
+    let name = hs
+        .chain
+        .first()
+        .map(|leaf| certs::check_host_name(leaf, &host));
+    let sans = chain
+        .first()
+        .map(|c| c["subjectAltNames"].clone())
+        .unwrap_or(Value::Null);
+    section.insert(
+        "hostName".into(),
+        json!({
+            "host": host,
+            "matches": matches!(name, Some(Ok(()))),
+            "error": name.as_ref().and_then(|n| n.as_ref().err()),
+        }),
+    );
     checks.push(match (&name, opts.self_signed) {
         (Some(Ok(())), _) => Check::ok("hostname", format!("the certificate is valid for {host}")),
         (_, true) => Check::ok("hostname", format!("selfSigned: the host name is not checked (the certificate names {sans})")),
@@ -199,7 +287,12 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
 
 /// The credential-free GET of the reentrance endpoint.
 /// `target` is the path, or the absolute URL when talking to a forward proxy.
-async fn reentrance<S>(io: &mut S, authority: &str, target: &str, opts: &ProbeOptions) -> (Value, Check)
+async fn reentrance<S>(
+    io: &mut S,
+    authority: &str,
+    target: &str,
+    opts: &ProbeOptions,
+) -> (Value, Check)
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
@@ -222,7 +315,10 @@ where
 }
 
 /// Connect to the first address that accepts, each attempt within `timeout`.
-async fn connect_any(addrs: &[SocketAddr], timeout: Duration) -> Result<(TcpStream, SocketAddr), String> {
+async fn connect_any(
+    addrs: &[SocketAddr],
+    timeout: Duration,
+) -> Result<(TcpStream, SocketAddr), String> {
     let mut last = "no address".to_string();
     for addr in addrs {
         match bounded(timeout, TcpStream::connect(addr)).await {

@@ -76,7 +76,11 @@ fn chain(out: &mut String, connection: &Value) {
             c["notAfter"].as_str().unwrap_or("?"),
             c["subjectAltNames"]
                 .as_array()
-                .map(|s| s.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+                .map(|s| s
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", "))
                 .unwrap_or_default()
         );
     }

@@ -41,7 +41,12 @@ impl Check {
     pub fn skip(id: &'static str, message: impl Into<String>) -> Check {
         Check::new(id, Status::Skip, message, None)
     }
-    fn new(id: &'static str, status: Status, message: impl Into<String>, fix: Option<String>) -> Check {
+    fn new(
+        id: &'static str,
+        status: Status,
+        message: impl Into<String>,
+        fix: Option<String>,
+    ) -> Check {
         Check {
             id,
             status,
@@ -94,7 +99,10 @@ mod tests {
         checks.push(Check::fail("c", "broken", "do y"));
         assert!(!all_ok(&checks));
         let json = serde_json::to_value(&checks[0]).unwrap();
-        assert_eq!(json, serde_json::json!({"id": "a", "status": "ok", "message": "fine"}));
+        assert_eq!(
+            json,
+            serde_json::json!({"id": "a", "status": "ok", "message": "fine"})
+        );
         assert_eq!(serde_json::to_value(&checks[2]).unwrap()["fix"], "do y");
     }
 }

@@ -81,7 +81,9 @@ mod tests {
     #[test]
     fn package_name_from_the_binary_path() {
         assert_eq!(
-            package_of("/p/node_modules/adt-ls-native-linux-x64-gnu/adt-ls-native.linux-x64-gnu.node"),
+            package_of(
+                "/p/node_modules/adt-ls-native-linux-x64-gnu/adt-ls-native.linux-x64-gnu.node"
+            ),
             Some("adt-ls-native-linux-x64-gnu".to_string())
         );
         assert_eq!(

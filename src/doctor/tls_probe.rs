@@ -51,11 +51,7 @@ where
         .negotiated_cipher_suite()
         .map(|s| format!("{:?}", s.suite()))
         .unwrap_or_default();
-    let chain = recorder
-        .chain
-        .lock()
-        .map(|c| c.clone())
-        .unwrap_or_default();
+    let chain = recorder.chain.lock().map(|c| c.clone()).unwrap_or_default();
     Ok(Handshake {
         stream,
         chain,

@@ -40,7 +40,15 @@ fn runtime_info(env: &Env) -> RuntimeInfo {
             }
         }
     }
-    info.platform = process.get::<String>("platform").ok().flatten().unwrap_or_default();
-    info.arch = process.get::<String>("arch").ok().flatten().unwrap_or_default();
+    info.platform = process
+        .get::<String>("platform")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    info.arch = process
+        .get::<String>("arch")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     info
 }
