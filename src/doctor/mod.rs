@@ -13,6 +13,7 @@ pub mod render;
 pub mod report;
 pub mod runtime;
 pub mod tls_probe;
+pub mod verdicts;
 
 use crate::discovery::DiscoverOptions;
 use crate::process::host::HostEnv;

@@ -8,6 +8,7 @@ use super::certs;
 use super::http_probe;
 use super::report::Check;
 use super::tls_probe;
+use super::verdicts;
 use rustls::pki_types::UnixTime;
 use serde_json::{json, Map, Value};
 use std::future::Future;
@@ -28,9 +29,6 @@ pub struct ProbeOptions {
     pub client: String,
     pub timeout: Duration,
 }
-
-const FIX_TRUST_CA: &str = "pass the CA that issued the system's certificate in connection.extraCaCerts (doctor: --extra-ca <file>), or set connection.selfSigned: true";
-const FIX_TRUST_SELF: &str = "set connection.selfSigned: true (doctor: --self-signed), or pass this certificate in connection.extraCaCerts (doctor: --extra-ca <file>)";
 
 /// Run the probe: the connection section and its checks.
 pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
@@ -99,66 +97,24 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
             port,
         ),
     };
-    let what = if via_proxy.is_some() {
-        "the forward proxy"
-    } else {
-        "the system"
-    };
-    let addrs = match bounded(
+    let Some(mut tcp) = reach(
+        &dns_host,
+        dns_port,
+        via_proxy.is_some(),
+        &mut section,
+        &mut checks,
         opts.timeout,
-        tokio::net::lookup_host((dns_host.as_str(), dns_port)),
     )
     .await
-    {
-        Ok(Ok(addrs)) => addrs.collect::<Vec<SocketAddr>>(),
-        Ok(Err(e)) => {
-            checks.push(Check::fail(
-                "dns",
-                format!("{dns_host} ({what}) does not resolve: {e}"),
-                format!(
-                    "check the host name in {} (typo? VPN not connected?) and this machine's DNS",
-                    if via_proxy.is_some() {
-                        "--proxy"
-                    } else {
-                        "connection.systemUrl"
-                    }
-                ),
-            ));
+    else {
+        let failed = checks.last().map(|c| c.id).unwrap_or_default();
+        if failed == "dns" {
             skip_rest(&mut checks, &[&["tcp"], later].concat(), "DNS failed");
-            return (Value::Object(section), checks);
-        }
-        Err(ms) => {
-            checks.push(Check::fail(
-                "dns",
-                format!("resolving {dns_host} took longer than {ms} ms"),
-                "check this machine's DNS servers (or raise --timeout-ms)",
-            ));
-            skip_rest(&mut checks, &[&["tcp"], later].concat(), "DNS failed");
-            return (Value::Object(section), checks);
-        }
-    };
-    let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
-    section.insert("addresses".into(), json!(shown));
-    checks.push(Check::ok(
-        "dns",
-        format!("{dns_host} ({what}) resolves to {}", shown.join(", ")),
-    ));
-
-    // TCP.
-    let (mut tcp, peer) = match connect_any(&addrs, opts.timeout).await {
-        Ok(pair) => pair,
-        Err(e) => {
-            checks.push(Check::fail("tcp", format!("cannot connect to {what} at {dns_host}:{dns_port}: {e}"), if via_proxy.is_some() {
-                "check the proxy's host and port (--proxy / connection.proxy)".to_string()
-            } else {
-                format!("check the port in connection.systemUrl ({port}: the ICM's HTTPS port, e.g. 443 or 44300) and that no firewall blocks it; behind a corporate proxy use connection.proxy")
-            }));
+        } else {
             skip_rest(&mut checks, later, "TCP failed");
-            return (Value::Object(section), checks);
         }
+        return (Value::Object(section), checks);
     };
-    section.insert("connectedTo".into(), json!(peer.to_string()));
-    checks.push(Check::ok("tcp", format!("connected to {what} at {peer}")));
 
     if let Some((proxy_host, proxy_port)) = &via_proxy {
         checks.push(Check::ok("proxy", format!("requests go to {} through the forward proxy {}, in absolute form (the proxy makes the connection to the system)", url.origin().ascii_serialization(), crate::tls::proxy_target::authority(proxy_host, *proxy_port))));
@@ -246,14 +202,12 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
             "error": trust.as_ref().err(),
         }),
     );
-    checks.push(match (&trust, opts.self_signed) {
-        (_, true) => Check::ok("trust", format!(
-            "selfSigned: adt-ls talks to adt-ls-native's localhost proxy, which accepts this certificate{}",
-            if trust.is_ok() { " (adt-ls's truststore would also trust it)" } else { "" }
-        )),
-        (Ok(()), false) => Check::ok("trust", format!("adt-ls's truststore (JRE cacerts + {} extra CA(s)) trusts the chain", opts.extra_ca_count)),
-        (Err(e), false) => Check::fail("trust", format!("adt-ls's truststore (JRE cacerts + {} extra CA(s)) does not trust the chain: {e}", opts.extra_ca_count), if leaf_self_signed { FIX_TRUST_SELF } else { FIX_TRUST_CA }),
-    });
+    checks.push(verdicts::trust(
+        &trust,
+        opts.self_signed,
+        leaf_self_signed,
+        opts.extra_ca_count,
+    ));
 
     let name = hs
         .chain
@@ -271,12 +225,12 @@ pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
             "error": name.as_ref().and_then(|n| n.as_ref().err()),
         }),
     );
-    checks.push(match (&name, opts.self_signed) {
-        (Some(Ok(())), _) => Check::ok("hostname", format!("the certificate is valid for {host}")),
-        (_, true) => Check::ok("hostname", format!("selfSigned: the host name is not checked (the certificate names {sans})")),
-        (Some(Err(e)), false) => Check::fail("hostname", format!("the certificate is not valid for {host} ({e}); it names {sans}"), "use a host name the certificate names in connection.systemUrl, or set connection.selfSigned: true"),
-        (None, false) => Check::fail("hostname", "no certificate to check", "set connection.selfSigned: true"),
-    });
+    checks.push(verdicts::hostname(
+        name.as_ref(),
+        &host,
+        &sans,
+        opts.self_signed,
+    ));
 
     let path = http_probe::reentrance_path(&opts.client);
     let reentrance = reentrance(&mut hs.stream, &authority, &path, opts).await;
@@ -302,16 +256,78 @@ where
         _ => None,
     };
     let section = json!({ "target": target, "status": status });
-    let check = match outcome {
-        Ok(Ok(401)) => Check::ok("reentrance", "the reentrance endpoint answers 401 without credentials (expected: logon will send them)"),
-        Ok(Ok(code @ 200..=399)) => Check::ok("reentrance", format!("the reentrance endpoint answers {code}")),
-        Ok(Ok(403)) => Check::warn("reentrance", "the reentrance endpoint answers 403", "ask the SAP basis team to activate /sap/bc/adt/core/http/reentranceticket in SICF for your user"),
-        Ok(Ok(404)) => Check::fail("reentrance", "the reentrance endpoint answers 404: no ADT here", "point connection.systemUrl at the ABAP system's ICM (the URL ADT in Eclipse uses), and check SICF service /sap/bc/adt"),
-        Ok(Ok(code)) => Check::fail("reentrance", format!("the reentrance endpoint answers {code}"), "check the system's ICM and the SICF service /sap/bc/adt"),
-        Ok(Err(e)) => Check::fail("reentrance", format!("the reentrance GET failed: {e}"), "check that connection.systemUrl is the ABAP system's HTTP(S) endpoint"),
-        Err(ms) => Check::fail("reentrance", format!("no answer from the reentrance endpoint within {ms} ms"), "check the system is up (or raise --timeout-ms)"),
-    };
+    let check = verdicts::reentrance(&outcome);
     (section, check)
+}
+
+/// DNS, then TCP to the first address that accepts; pushes the `dns` and `tcp` checks
+/// (the last one pushed is the one that failed) and the addresses into `section`.
+async fn reach(
+    host: &str,
+    port: u16,
+    is_proxy: bool,
+    section: &mut Map<String, Value>,
+    checks: &mut Vec<Check>,
+    timeout: Duration,
+) -> Option<TcpStream> {
+    let what = if is_proxy {
+        "the forward proxy"
+    } else {
+        "the system"
+    };
+    let addrs = match bounded(timeout, tokio::net::lookup_host((host, port))).await {
+        Ok(Ok(addrs)) => addrs.collect::<Vec<SocketAddr>>(),
+        Ok(Err(e)) => {
+            let field = if is_proxy {
+                "--proxy (connection.forwardProxy)"
+            } else {
+                "connection.systemUrl"
+            };
+            checks.push(Check::fail(
+                "dns",
+                format!("{host} ({what}) does not resolve: {e}"),
+                format!("check the host name in {field} (typo? VPN not connected?) and this machine's DNS"),
+            ));
+            return None;
+        }
+        Err(ms) => {
+            checks.push(Check::fail(
+                "dns",
+                format!("resolving {host} took longer than {ms} ms"),
+                "check this machine's DNS servers (or raise --timeout-ms)",
+            ));
+            return None;
+        }
+    };
+    let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
+    section.insert("addresses".into(), json!(shown));
+    checks.push(Check::ok(
+        "dns",
+        format!("{host} ({what}) resolves to {}", shown.join(", ")),
+    ));
+    match connect_any(&addrs, timeout).await {
+        Ok((stream, peer)) => {
+            section.insert("connectedTo".into(), json!(peer.to_string()));
+            checks.push(Check::ok("tcp", format!("connected to {what} at {peer}")));
+            Some(stream)
+        }
+        Err(e) => {
+            let fix = if is_proxy {
+                "check the proxy's host and port (--proxy / connection.forwardProxy)".to_string()
+            } else {
+                format!("check the port in connection.systemUrl ({port}: the ICM's HTTP(S) port, e.g. 443 or 44300) and that no firewall blocks it; behind a forward proxy use connection.forwardProxy with connection.selfSigned")
+            };
+            checks.push(Check::fail(
+                "tcp",
+                format!(
+                    "cannot connect to {what} at {}: {e}",
+                    crate::tls::proxy_target::authority(host, port)
+                ),
+                fix,
+            ));
+            None
+        }
+    }
 }
 
 /// Connect to the first address that accepts, each attempt within `timeout`.
