@@ -370,3 +370,33 @@ test('a port that accepts but never speaks TLS: the handshake is bounded by --ti
     await silent.close();
   }
 });
+
+test('the text report of a failure: the [FAIL] line, its fix, the presented chain, the verdict', async () => {
+  const run = await doctor(['doctor', '--url', privateCa.url]);
+  assert.equal(run.code, 1);
+  assert.match(run.stdout, /\n\[FAIL\] trust +adt-ls's truststore \(JRE cacerts \+ 0 extra CA\(s\)\) does not trust the chain: /);
+  assert.match(run.stdout, /\n +fix: pass the CA that issued the system's certificate in connection\.extraCaCerts/);
+  assert.match(run.stdout, /#0 subject CN=localhost, O=SAP Simulator \| issuer CN=A4H Simulator Root CA/);
+  assert.match(run.stdout, /\[ok\]   reentrance +the reentrance endpoint answers 401/);
+  assert.match(run.stdout, /Something would fail: see the \[FAIL\] lines and their fixes\.\n$/);
+});
+
+test('a binary outside an install has no bundled JRE: a warning, a failure once selfSigned needs it', async () => {
+  const lone = join(t.dir, 'lone', 'adt-ls');
+  mkdirSync(join(t.dir, 'lone'), { recursive: true });
+  writeFileSync(lone, '#!/bin/sh\n');
+  chmodSync(lone, 0o755);
+  const plain = await doctorJson([], { env: { ADT_LS_PATH: lone } });
+  assert.equal(plain.code, 0, JSON.stringify(plain.report.checks));
+  const keytool = check(plain.report, 'jre.keytool');
+  assert.equal(keytool.status, 'warn');
+  assert.match(keytool.message, /^Could not locate the adt-ls JRE keytool relative to .*only needed with selfSigned or extraCaCerts/);
+  assert.equal(plain.report.jre.keytool, null);
+  assert.equal(check(plain.report, 'adt-ls.version').status, 'skip');
+
+  const needed = await doctorJson(['--url', selfSigned.url, '--self-signed'], { env: { ADT_LS_PATH: lone } });
+  assert.equal(needed.code, 1);
+  assert.equal(check(needed.report, 'jre.keytool').status, 'fail');
+  assert.match(check(needed.report, 'jre.keytool').fix, /reinstall SAP's ABAP extension/);
+  assert.equal(check(needed.report, 'reentrance').status, 'ok');
+});
