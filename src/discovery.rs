@@ -2,7 +2,9 @@
 //! per-platform sub-path, the default editor extension roots, and `resolve_adt_ls_path`
 //! (explicit path / `ADT_LS_PATH`, then `vendor/adt-ls/`, then the newest complete
 //! `sapse.adt-vscode-*` install pooled across all roots). Process state (environment, home,
-//! cwd) comes in through [`DiscoverOptions`] so the rules stay testable.
+//! cwd) comes in through [`DiscoverOptions`] so the rules stay testable. The resolver's
+//! answer is the outcome of [`list_adt_ls_candidates`] (`discovery/candidates.rs`), which
+//! also shows every candidate (the doctor prints it).
 
 mod candidates;
 
