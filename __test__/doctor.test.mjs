@@ -400,3 +400,18 @@ test('a binary outside an install has no bundled JRE: a warning, a failure once 
   assert.match(check(needed.report, 'jre.keytool').fix, /reinstall SAP's ABAP extension/);
   assert.equal(check(needed.report, 'reentrance').status, 'ok');
 });
+
+test('a plain http:// system URL: a warning about cleartext, the reentrance still answers', async () => {
+  const plain = await startSapBackend({ tls: 'none' });
+  try {
+    const { code, report } = await doctorJson(['--url', plain.url]);
+    assert.equal(code, 0, JSON.stringify(report.checks));
+    const tls = check(report, 'tls');
+    assert.equal(tls.status, 'warn');
+    assert.match(tls.message, /plain HTTP/);
+    assert.equal(report.connection.reentrance.status, 401);
+    assert.equal(report.checks.some((c) => c.id === 'trust' || c.id === 'hostname'), false);
+  } finally {
+    await plain.close();
+  }
+});

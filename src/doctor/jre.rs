@@ -89,6 +89,7 @@ pub fn examine(adt_ls_bin: &Path, needs_keytool: bool) -> JreFindings {
 }
 
 /// A readable `cacerts`.
+#[derive(Debug)]
 pub struct Cacerts {
     /// `PKCS12` or `JKS`.
     pub format: &'static str,
@@ -113,4 +114,50 @@ pub fn read_cacerts(path: &Path) -> Result<Cacerts, String> {
         format,
         certificates,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p12_keystore::{Certificate, KeyStore};
+
+    fn temp_file(tag: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let mut random = [0u8; 8];
+        getrandom::fill(&mut random).unwrap();
+        let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
+        let path = std::env::temp_dir().join(format!("adt-ls-native-doctor-{tag}-{hex}"));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    #[test]
+    fn reads_a_pkcs12_cacerts_and_reports_unreadable_ones() {
+        let key = rcgen::KeyPair::generate().unwrap();
+        let cert = rcgen::CertificateParams::new(vec!["ca.example".to_string()])
+            .unwrap()
+            .self_signed(&key)
+            .unwrap();
+        let mut store = KeyStore::new();
+        let entry = Certificate::from_der(cert.der()).unwrap();
+        store.add_entry("ca", KeyStoreEntry::Certificate(entry));
+        let bytes = store
+            .writer(crate::tls::TRUSTSTORE_PASSWORD)
+            .write()
+            .unwrap();
+        let good = temp_file("p12", &bytes);
+        let read = read_cacerts(&good).unwrap();
+        assert_eq!(read.format, "PKCS12");
+        assert_eq!(read.certificates, vec![cert.der().to_vec()]);
+
+        let junk = temp_file("junk", b"not a keystore");
+        let err = read_cacerts(&junk).unwrap_err();
+        assert!(err.starts_with(&junk.display().to_string()), "{err}");
+        let missing = good.with_extension("missing");
+        assert!(read_cacerts(&missing)
+            .unwrap_err()
+            .starts_with("cannot read "));
+        for path in [good, junk] {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
 }
