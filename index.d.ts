@@ -1206,6 +1206,12 @@ export declare const REQUIRED_SAPSE_ADT_VSCODE_VERSION: string
  */
 export declare function resolveAdtLsPath(opts?: DiscoverOptions): string
 
+/**
+ * Run the `adt-ls-native` command line (`doctor`, `--help`); prints to stdout/stderr and
+ * resolves the exit status (0 ok, 1 something would fail, 2 usage error).
+ */
+export declare function runCli(argv: string[]): Promise<number>
+
 /** A message of quickSearch. */
 export interface SearchMessage {
   label?: string

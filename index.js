@@ -820,6 +820,7 @@ module.exports.parseFederated = nativeBinding.parseFederated
 module.exports.platformSubPath = nativeBinding.platformSubPath
 module.exports.REQUIRED_SAPSE_ADT_VSCODE_VERSION = nativeBinding.REQUIRED_SAPSE_ADT_VSCODE_VERSION
 module.exports.resolveAdtLsPath = nativeBinding.resolveAdtLsPath
+module.exports.runCli = nativeBinding.runCli
 module.exports.setLogger = nativeBinding.setLogger
 module.exports.setMcpDestination = nativeBinding.setMcpDestination
 module.exports.startMcpServer = nativeBinding.startMcpServer

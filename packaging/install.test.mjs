@@ -1,8 +1,9 @@
 // The install test (`npm run test:package`, CI lane `.ci/package`, after `npm run package`):
 // installs the dist/ tarballs into a fresh project as a user would, with a PATH holding no
 // cargo or rustc, then imports and requires the package, runs a foundation client against
-// the installed simulator, checks the installed sizes, and checks the load error when the
-// platform package is missing or the platform is unsupported.
+// the installed simulator and `npx adt-ls-native doctor --json`, checks the installed sizes,
+// and checks the load error when the platform package is missing or the platform is
+// unsupported.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,9 +76,10 @@ test('the fresh project has no Rust toolchain on PATH', () => {
   }
 });
 
-test('the root package holds loader, ESM entry, declarations, README and LICENSE only; exact optionalDependencies', () => {
+test('the root package holds loader, ESM entry, declarations, the bin, README and LICENSE only; exact optionalDependencies', () => {
   const dir = join(project, 'node_modules', 'adt-ls-native');
-  assert.deepEqual(readdirSync(dir).sort(), ['LICENSE', 'README.md', 'index.d.mts', 'index.d.ts', 'index.js', 'index.mjs', 'package.json']);
+  assert.deepEqual(readdirSync(dir).sort(), ['LICENSE', 'README.md', 'bin', 'index.d.mts', 'index.d.ts', 'index.js', 'index.mjs', 'package.json']);
+  assert.deepEqual(readdirSync(join(dir, 'bin')), ['adt-ls-native.js']);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   assert.deepEqual(pkg.optionalDependencies, {
     'adt-ls-native-linux-x64-gnu': VERSION,
@@ -141,6 +143,21 @@ test('a foundation client runs against the installed simulator', () => {
   assert.equal(out.tools, 20);
   assert.ok(out.lsp > 0);
   assert.equal(out.health.connected, false);
+});
+
+test('npx adt-ls-native doctor --json from the installed tarball: platform package, the installed simulator, its JRE', () => {
+  const run = sh('npx --no-install adt-ls-native doctor --json');
+  assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  const report = JSON.parse(run.stdout);
+  assert.equal(report.ok, true);
+  assert.equal(report.runtime.name, 'node');
+  assert.equal(report.runtime.nativePackage, PLATFORM_PKG);
+  assert.ok(report.runtime.nativeBinary.includes(join('node_modules', PLATFORM_PKG)), report.runtime.nativeBinary);
+  assert.ok(report.discovery.selected.startsWith(join(home, '.vscode', 'extensions')), report.discovery.selected);
+  assert.equal(report.jre.cacerts.format, 'PKCS12');
+  const usage = sh('npx --no-install adt-ls-native frobnicate');
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /Usage: adt-ls-native doctor/);
 });
 
 test('an unsupported platform names the supported ones', () => {

@@ -2,7 +2,15 @@
 //! per-platform sub-path, the default editor extension roots, and `resolve_adt_ls_path`
 //! (explicit path / `ADT_LS_PATH`, then `vendor/adt-ls/`, then the newest complete
 //! `sapse.adt-vscode-*` install pooled across all roots). Process state (environment, home,
-//! cwd) comes in through [`DiscoverOptions`] so the rules stay testable.
+//! cwd) comes in through [`DiscoverOptions`] so the rules stay testable. The resolver's
+//! answer is the outcome of [`list_adt_ls_candidates`] (`discovery/candidates.rs`), which
+//! also shows every candidate (the doctor prints it).
+
+mod candidates;
+
+pub use candidates::{
+    list_adt_ls_candidates, BinaryKind, CandidateListing, CandidateSource, ListedCandidate,
+};
 
 use crate::error::{Error, Result};
 use crate::process::host::HostEnv;
@@ -113,66 +121,10 @@ struct Candidate {
     binary: PathBuf,
 }
 
-/// Finds the adt-ls binary following the reference rules; see the module comment.
+/// Finds the adt-ls binary following the reference rules; see the module comment. This is
+/// the outcome of [`list_adt_ls_candidates`], which also shows every candidate.
 pub fn resolve_adt_ls_path(opts: &DiscoverOptions) -> Result<PathBuf> {
-    let sub = platform_sub_path(
-        opts.platform.as_deref().unwrap_or(node_platform()),
-        opts.arch.as_deref().unwrap_or(node_arch()),
-    )?;
-
-    // `explicitPath ?? env`, then a falsy (empty) value counts as unset.
-    let explicit = opts
-        .explicit_path
-        .as_ref()
-        .or(opts.env_adt_ls_path.as_ref());
-    if let Some(explicit) = explicit.filter(|p| !p.is_empty()) {
-        if is_file(Path::new(explicit)) {
-            return Ok(PathBuf::from(explicit));
-        }
-        return Err(Error::coded(
-            crate::error::codes::ADT_LS_NOT_FOUND,
-            format!(
-                "Explicit adt-ls binary is not a file: {explicit}. Check adtLs.path / ADT_LS_PATH."
-            ),
-        ));
-    }
-
-    let repo_root = opts
-        .repo_root
-        .clone()
-        .or_else(|| opts.cwd.clone())
-        .unwrap_or_default();
-    let vendor = join_all(&repo_root.join("vendor").join("adt-ls"), &sub);
-    if is_file(&vendor) {
-        return Ok(vendor);
-    }
-    let mut tried = vec![vendor];
-
-    let mut candidates: Vec<Candidate> = extension_roots(opts)
-        .iter()
-        .flat_map(|root| list_candidates(root, &sub))
-        .collect();
-    // Newest first; `sort_by` is stable like JS `Array.prototype.sort`.
-    candidates.sort_by(|a, b| compare_candidates(b, a));
-    for candidate in candidates {
-        if is_file(&candidate.binary) {
-            return Ok(candidate.binary);
-        }
-        tried.push(candidate.binary);
-    }
-
-    let lines: Vec<String> = tried
-        .iter()
-        .map(|p| format!("  - {}", p.display()))
-        .collect();
-    Err(Error::coded(
-        crate::error::codes::ADT_LS_NOT_FOUND,
-        format!(
-            "adt-ls binary not found. Set ADT_LS_PATH, drop it in vendor/adt-ls/, or install the \
-         'sapse.adt-vscode' extension. Tried:\n{}",
-            lines.join("\n")
-        ),
-    ))
+    list_adt_ls_candidates(opts)?.into_resolution()
 }
 
 /// `extensionsDirs ?? (extensionsDir ? [extensionsDir] : defaults)`.
@@ -286,11 +238,6 @@ fn char_key(c: char) -> (u8, char) {
 /// `base` joined with every segment.
 fn join_all(base: &Path, segments: &[String]) -> PathBuf {
     segments.iter().fold(base.to_path_buf(), |p, s| p.join(s))
-}
-
-/// True iff the path (following symlinks) is a regular file.
-fn is_file(path: &Path) -> bool {
-    fs::metadata(path).map(|m| m.is_file()).unwrap_or(false)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod client;
 pub mod debug_env;
 
 pub mod discovery;
+pub mod doctor;
 pub mod driver;
 pub mod error;
 pub mod federated;

@@ -1,0 +1,108 @@
+//! The doctor's report: the serializable shape `--json` prints (documented in
+//! `docs/doctor.md`, `schemaVersion` 1) and the list of checks that decides the exit status.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Outcome of one check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Works.
+    Ok,
+    /// Worth knowing; does not stop anything.
+    Warn,
+    /// Would fail; the check carries the fix.
+    Fail,
+    /// Not run (an earlier step failed, or it does not apply).
+    Skip,
+}
+
+/// One check: a stable `id`, its status, what was found and, when it fails, the fix.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Check {
+    pub id: &'static str,
+    pub status: Status,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl Check {
+    pub fn ok(id: &'static str, message: impl Into<String>) -> Check {
+        Check::new(id, Status::Ok, message, None)
+    }
+    pub fn warn(id: &'static str, message: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check::new(id, Status::Warn, message, Some(fix.into()))
+    }
+    pub fn fail(id: &'static str, message: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check::new(id, Status::Fail, message, Some(fix.into()))
+    }
+    pub fn skip(id: &'static str, message: impl Into<String>) -> Check {
+        Check::new(id, Status::Skip, message, None)
+    }
+    fn new(
+        id: &'static str,
+        status: Status,
+        message: impl Into<String>,
+        fix: Option<String>,
+    ) -> Check {
+        Check {
+            id,
+            status,
+            message: message.into(),
+            fix,
+        }
+    }
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub schema_version: u32,
+    /// True when no check failed (the exit status is then 0).
+    pub ok: bool,
+    pub runtime: Value,
+    pub discovery: Value,
+    /// The winner's bundled JRE, `null` without a winner.
+    pub jre: Value,
+    /// The `--url` probe, `null` without `--url`.
+    pub connection: Value,
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    /// Exit status: 0 when nothing fails, 1 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        if self.ok {
+            0
+        } else {
+            1
+        }
+    }
+}
+
+/// True when no check failed.
+pub fn all_ok(checks: &[Check]) -> bool {
+    checks.iter().all(|c| c.status != Status::Fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_warning_keeps_ok_a_failure_does_not() {
+        let mut checks = vec![Check::ok("a", "fine"), Check::warn("b", "hm", "do x")];
+        assert!(all_ok(&checks));
+        checks.push(Check::fail("c", "broken", "do y"));
+        assert!(!all_ok(&checks));
+        let json = serde_json::to_value(&checks[0]).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"id": "a", "status": "ok", "message": "fine"})
+        );
+        assert_eq!(serde_json::to_value(&checks[2]).unwrap()["fix"], "do y");
+    }
+}

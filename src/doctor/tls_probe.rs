@@ -1,0 +1,121 @@
+//! The TLS handshake of the `--url` probe: completes the handshake whatever certificate the
+//! server presents (the signature over the handshake is still checked) and records the
+//! presented chain, so the trust and host-name questions are answered separately.
+
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio_rustls::client::TlsStream;
+use tokio_rustls::TlsConnector;
+
+/// A finished handshake.
+pub struct Handshake<S> {
+    pub stream: TlsStream<S>,
+    /// Leaf first, as presented.
+    pub chain: Vec<CertificateDer<'static>>,
+    pub protocol: String,
+    pub cipher_suite: String,
+}
+
+/// Run the handshake over `io` for `host` (SNI for names, none for IP addresses).
+pub async fn handshake<S>(io: S, host: &str) -> Result<Handshake<S>, String>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let provider = crate::tls::crypto_provider();
+    let recorder = Arc::new(Recorder {
+        provider: provider.clone(),
+        chain: Mutex::new(Vec::new()),
+    });
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .dangerous()
+        .with_custom_certificate_verifier(recorder.clone())
+        .with_no_client_auth();
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let name = ServerName::try_from(bare.to_string()).map_err(|e| e.to_string())?;
+    let stream = TlsConnector::from(Arc::new(config))
+        .connect(name, io)
+        .await
+        .map_err(|e| e.to_string())?;
+    let (_, conn) = stream.get_ref();
+    let protocol = conn
+        .protocol_version()
+        .map(|v| format!("{v:?}"))
+        .unwrap_or_default();
+    let cipher_suite = conn
+        .negotiated_cipher_suite()
+        .map(|s| format!("{:?}", s.suite()))
+        .unwrap_or_default();
+    let chain = recorder.chain.lock().map(|c| c.clone()).unwrap_or_default();
+    Ok(Handshake {
+        stream,
+        chain,
+        protocol,
+        cipher_suite,
+    })
+}
+
+/// Accepts any certificate and remembers the chain.
+#[derive(Debug)]
+struct Recorder {
+    provider: Arc<CryptoProvider>,
+    chain: Mutex<Vec<CertificateDer<'static>>>,
+}
+
+impl ServerCertVerifier for Recorder {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        if let Ok(mut chain) = self.chain.lock() {
+            *chain = std::iter::once(end_entity)
+                .chain(intermediates)
+                .map(|c| c.clone().into_owned())
+                .collect();
+        }
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}

@@ -1,0 +1,54 @@
+//! `runCli(argv)` for the package's one-line bin: captures the JS host state and the
+//! runtime's name, version, platform and arch, and forwards to [`crate::doctor`], which
+//! prints and resolves the exit status.
+
+use super::errors::coded;
+use crate::doctor::{self, RuntimeInfo};
+use napi::bindgen_prelude::*;
+
+/// Run the `adt-ls-native` command line (`doctor`, `--help`); prints to stdout/stderr and
+/// resolves the exit status (0 ok, 1 something would fail, 2 usage error).
+#[napi(ts_args_type = "argv: string[]", ts_return_type = "Promise<number>")]
+pub fn run_cli(env: Env, argv: Vec<String>) -> Result<AsyncBlock<i32>> {
+    let host = super::host::capture(&env);
+    let runtime = runtime_info(&env);
+    coded(
+        &env,
+        async move { Ok(doctor::run_cli_to_stdio(argv, host, runtime).await) },
+        |_, code| Ok(code),
+    )
+}
+
+/// `process.versions.bun` (else `.node`), `process.platform`, `process.arch`.
+fn runtime_info(env: &Env) -> RuntimeInfo {
+    let mut info = RuntimeInfo {
+        name: "unknown".into(),
+        ..RuntimeInfo::default()
+    };
+    let Ok(process) = env
+        .get_global()
+        .and_then(|g| g.get_named_property::<Object>("process"))
+    else {
+        return info;
+    };
+    if let Ok(versions) = process.get_named_property::<Object>("versions") {
+        for name in ["bun", "node"] {
+            if let Ok(Some(version)) = versions.get::<String>(name) {
+                info.name = name.into();
+                info.version = version;
+                break;
+            }
+        }
+    }
+    info.platform = process
+        .get::<String>("platform")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    info.arch = process
+        .get::<String>("arch")
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    info
+}
