@@ -108,8 +108,7 @@ pub struct MarkupContent {
 pub struct Hover {
     /// The hover text (e.g. the ABAP signature and ABAP Doc): markup, or the older
     /// LSP `MarkedString` forms (a string, a code block with its language, or a list of them).
-    #[napi(
-        ts_type = "MarkupContent | string | {\
+    #[napi(ts_type = "MarkupContent | string | {\
             \n  /** The code block's language, e.g. `abap`. */\
             \n  language: string\
             \n  /** The code. */\
@@ -119,8 +118,7 @@ pub struct Hover {
             \n  language: string\
             \n  /** The code. */\
             \n  value: string\
-            \n}>"
-    )]
+            \n}>")]
     pub contents: Value,
     /// The hovered range; absent: the word at the position.
     pub range: Option<Range>,
