@@ -694,7 +694,7 @@ export interface AtcFinding {
 
 /** Where an ATC finding is: the source part and its 1-based line. */
 export interface AtcLocation {
-  /** The source part (e.g. a class include). */
+  /** The source part, e.g. `main` or a class include such as `testclasses`. */
   part?: string
   /** 1-based line in that part. */
   line?: number
@@ -1336,7 +1336,7 @@ export declare function parseAdtLsVersion(version?: string): ParsedAdtLsVersion 
 export declare function parseFederated(res: unknown): {
   /** `false` when the tool reported an error (`isError`). */
   ok: boolean
-  /** The parsed JSON payload when `text` is JSON, else `structuredContent`, else `text`. */
+  /** `text` parsed when it is JSON, else `structuredContent`, else `text`. */
   data: unknown
   /** The first content block's text (`''` when there is none). */
   text: string
@@ -1475,7 +1475,7 @@ export interface ServiceBindingDetails {
   serviceDefinition?: string
   /** The service version, e.g. `0001`. */
   serviceVersion?: string
-  /** The service's URL on the system. */
+  /** The service's path on the system, e.g. `/sap/opu/odata/sap/ZUI_FLIGHT_O2/`. */
   serviceUrl?: string
 }
 
@@ -1501,7 +1501,7 @@ export interface ServiceContent {
 
 /** `getServiceInfo`: live OData service information (MCP `fetch_service_information`). */
 export interface ServiceInfo {
-  /** The service's URL on the system (relative or absolute, as adt-ls reports it). */
+  /** The service's URL, e.g. `https://host:44300/sap/opu/odata/sap/ZUI_X_O2/?sap-client=001`. */
   serviceUrl: string
   /** The service's entity sets. */
   entitySets: Array<EntitySet>
@@ -1721,9 +1721,9 @@ export interface TransportSummary {
   owner?: string
   /** The request's status as adt-ls reports it (e.g. `modifiable`). */
   status?: string
-  /** The request type as adt-ls reports it (e.g. workbench or customizing). */
+  /** The request type code, e.g. `K` (workbench) or `W` (customizing). */
   type?: string
-  /** The transport target (system or group), when set. */
+  /** The transport target (system or group), e.g. `QA4`, when set. */
   target?: string
   /** The request's tasks, as adt-ls sends them. */
   tasks?: unknown[]
@@ -1749,7 +1749,7 @@ export interface TypeHierarchyItem {
 
 /**
  * `typeHierarchy`: the prepared item (`null` when there is none) and the directions asked
- * for (`supertypes` / `subtypes` absent when not requested).
+ * for.
  */
 export interface TypeHierarchyResult {
   /**
@@ -1759,12 +1759,12 @@ export interface TypeHierarchyResult {
   item: TypeHierarchyItem | null
   /**
    * Superclasses and implemented interfaces (`typeHierarchy/supertypes`); absent when not
-   * requested or without an item.
+   * requested, empty without an item.
    */
   supertypes?: Array<TypeHierarchyItem>
   /**
    * Subclasses and implementing classes (`typeHierarchy/subtypes`); absent when not
-   * requested or without an item.
+   * requested, empty without an item.
    */
   subtypes?: Array<TypeHierarchyItem>
 }

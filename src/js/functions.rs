@@ -268,7 +268,7 @@ fn js_number_to_i64(v: &Value) -> i64 {
     ts_return_type = "{\
         \n  /** `false` when the tool reported an error (`isError`). */\
         \n  ok: boolean\
-        \n  /** The parsed JSON payload when `text` is JSON, else `structuredContent`, else `text`. */\
+        \n  /** `text` parsed when it is JSON, else `structuredContent`, else `text`. */\
         \n  data: unknown\
         \n  /** The first content block's text (`''` when there is none). */\
         \n  text: string\

@@ -5,7 +5,7 @@ use napi_derive::napi;
 use super::lsp::{CompletionItem, TypeHierarchyItem};
 
 /// `typeHierarchy`: the prepared item (`null` when there is none) and the directions asked
-/// for (`supertypes` / `subtypes` absent when not requested).
+/// for.
 #[napi(object)]
 pub struct TypeHierarchyResult {
     /// The type at the position (`textDocument/prepareTypeHierarchy`); `null` when there is
@@ -13,10 +13,10 @@ pub struct TypeHierarchyResult {
     #[napi(ts_type = "TypeHierarchyItem | null")]
     pub item: serde_json::Value,
     /// Superclasses and implemented interfaces (`typeHierarchy/supertypes`); absent when not
-    /// requested or without an item.
+    /// requested, empty without an item.
     pub supertypes: Option<Vec<TypeHierarchyItem>>,
     /// Subclasses and implementing classes (`typeHierarchy/subtypes`); absent when not
-    /// requested or without an item.
+    /// requested, empty without an item.
     pub subtypes: Option<Vec<TypeHierarchyItem>>,
 }
 

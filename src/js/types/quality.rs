@@ -32,7 +32,7 @@ pub struct AtcFinding {
 /// Where an ATC finding is: the source part and its 1-based line.
 #[napi(object)]
 pub struct AtcLocation {
-    /// The source part (e.g. a class include).
+    /// The source part, e.g. `main` or a class include such as `testclasses`.
     pub part: Option<String>,
     /// 1-based line in that part.
     pub line: Option<f64>,

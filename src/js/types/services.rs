@@ -45,7 +45,7 @@ pub struct ServiceContent {
 /// `getServiceInfo`: live OData service information (MCP `fetch_service_information`).
 #[napi(object)]
 pub struct ServiceInfo {
-    /// The service's URL on the system (relative or absolute, as adt-ls reports it).
+    /// The service's URL, e.g. `https://host:44300/sap/opu/odata/sap/ZUI_X_O2/?sap-client=001`.
     pub service_url: String,
     /// The service's entity sets.
     pub entity_sets: Vec<EntitySet>,
@@ -81,7 +81,7 @@ pub struct ServiceBindingDetails {
     pub service_definition: Option<String>,
     /// The service version, e.g. `0001`.
     pub service_version: Option<String>,
-    /// The service's URL on the system.
+    /// The service's path on the system, e.g. `/sap/opu/odata/sap/ZUI_FLIGHT_O2/`.
     pub service_url: Option<String>,
 }
 

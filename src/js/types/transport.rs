@@ -59,10 +59,10 @@ pub struct TransportSummary {
     pub owner: Option<String>,
     /// The request's status as adt-ls reports it (e.g. `modifiable`).
     pub status: Option<String>,
-    /// The request type as adt-ls reports it (e.g. workbench or customizing).
+    /// The request type code, e.g. `K` (workbench) or `W` (customizing).
     #[napi(js_name = "type")]
     pub request_type: Option<String>,
-    /// The transport target (system or group), when set.
+    /// The transport target (system or group), e.g. `QA4`, when set.
     pub target: Option<String>,
     /// The request's tasks, as adt-ls sends them.
     #[napi(ts_type = "unknown[]")]
