@@ -288,12 +288,19 @@ export interface CreateAdtLsOptions {
 
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
+  /** The tool name to pass to `raw.tool`, e.g. `abap_list_destinations`. */
   name: string
+  /** A human-readable title, when the server gives one. */
   title?: string
+  /** What the tool does. */
   description?: string
+  /** The JSON Schema of the tool's arguments. */
   inputSchema?: unknown
+  /** The JSON Schema of the tool's `structuredContent`, when the tool declares one. */
   outputSchema?: Record<string, unknown>
+  /** MCP tool annotations (hints such as `readOnlyHint`, `destructiveHint`). */
   annotations?: Record<string, unknown>
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown
 }
 
@@ -303,9 +310,20 @@ export interface McpTool {
  * with `parseFederated`.
  */
 export interface CallToolResult {
-  content: Array<{ type: string; text?: string; [key: string]: unknown }>
+  /** The content blocks; adt-ls's tools put their complete (usually JSON) payload in the first. */
+  content: Array<{
+    /** The block type, `text` for adt-ls's tools. */
+    type: string
+    /** The text of a `text` block: the JSON payload, or the error message when `isError`. */
+    text?: string
+    /** Any other field of the block, kept as it is. */
+    [key: string]: unknown
+  }>
+  /** The output-schema projection of the payload; may lack fields the text has. */
   structuredContent?: unknown
+  /** `true` when the tool failed (the text then explains why). */
   isError?: boolean
+  /** Any other field of the result, kept as it is. */
   [key: string]: unknown
 }
 
@@ -592,22 +610,43 @@ export interface ActivateResult {
 
 /** `capabilities()`: the LSP capabilities (a copy) and the MCP tools (freshly listed). */
 export interface AdtLsCapabilities {
+  /** The server capabilities adt-ls announced in `initialize`, verbatim. */
   lsp: Record<string, unknown>
+  /** The tools of adt-ls's MCP server (`tools/list`), verbatim. */
   tools: McpTool[]
 }
 
-/** A destination of `listDestinations()` (MCP `abap_list_destinations`). */
+/**
+ * A destination of `listDestinations()` (MCP `abap_list_destinations`); each field is
+ * absent when adt-ls does not report it.
+ */
 export interface AdtLsDestination {
+  /** The destination id, e.g. `ADTLS`. */
   destination?: string
+  /** The SAP system id (SID), e.g. `A4H`. */
   systemId?: string
+  /** The SAP client (Mandant), e.g. `001`. */
   client?: string
+  /** The logon user. */
   user?: string
+  /** The logon language, e.g. `EN`. */
   language?: string
 }
 
-/** What `initialize` returned: server identity and capabilities, verbatim. */
+/**
+ * What adt-ls answered to the LSP `initialize` request, as {@link AdtLsDriver.start} resolves
+ * it and {@link AdtLsDriver.initializeResult} keeps it.
+ */
 export interface AdtLsInitializeResult {
+  /**
+   * adt-ls's identity: `name` is `ADTLS`, `version` e.g. `1.1.2.202608131517` (checked by
+   * the version gate).
+   */
   serverInfo?: ServerInfo
+  /**
+   * The server capabilities, verbatim (document sync, hover, completion, definition,
+   * references, type hierarchy, semantic tokens with their legend, pull diagnostics, ...).
+   */
   capabilities: Record<string, unknown>
 }
 
@@ -637,25 +676,33 @@ export declare function assertSupportedAdtLsVersion(version?: string): void
 
 /** One ATC finding. */
 export interface AtcFinding {
+  /** The name of the object the finding is in. */
   objectName?: string
+  /** Its ADT type code, e.g. `CLAS/OC`. */
   objectType?: string
   /** The object's ADT URI. */
   uri?: string
   /** 1 error, 2 warning, 3 information. */
   priority?: number
+  /** The ATC check that reported it. */
   checkTitle?: string
+  /** The finding's message. */
   messageTitle?: string
+  /** Where in the source it is. */
   location?: AtcLocation
 }
 
 /** Where an ATC finding is: the source part and its 1-based line. */
 export interface AtcLocation {
+  /** The source part, e.g. `main` or a class include such as `testclasses`. */
   part?: string
+  /** 1-based line in that part. */
   line?: number
 }
 
 /** `runAtc`: adt-ls's `adtLs/atc/runCheck` answer. */
 export interface AtcRunResult {
+  /** The findings (empty or absent when the object is clean). */
   atcRunCheckResults?: Array<AtcFinding>
 }
 
@@ -689,8 +736,11 @@ export declare function bearer(token: string | (() => string | Promise<string>),
 
 /** One service of a binding. */
 export interface BindingService {
+  /** The service name (pass it as `service` to `getServiceInfo`). */
   name: string
+  /** The service's versions and their service definitions. */
   content: Array<ServiceContent>
+  /** Whether the service is published, when adt-ls reports it. */
   isPublished?: boolean
 }
 
@@ -708,6 +758,7 @@ export declare function clientCert(opts: { cert: string | Buffer; key: string | 
 
 /** Where a diagnostic code is described. */
 export interface CodeDescription {
+  /** A URL describing the code. */
   href: string
 }
 
@@ -716,31 +767,50 @@ export interface CodeDescription {
  * on request; without `data`).
  */
 export interface CompletionItem {
+  /**
+   * The proposal as shown, and the inserted text unless `insertText` / `textEdit` say
+   * otherwise.
+   */
   label: string
+  /** Extra text shown next to the label. */
   labelDetails?: CompletionItemLabelDetails
-  /** LSP `CompletionItemKind`. */
+  /** LSP `CompletionItemKind` (e.g. 2 method, 3 function, 5 field, 7 class, 14 keyword). */
   kind?: number
+  /** LSP `CompletionItemTag`s: 1 deprecated. */
   tags?: Array<number>
+  /** More detail, e.g. a signature (often only after resolving). */
   detail?: string
+  /** Documentation, e.g. ABAP Doc (often only after resolving). */
   documentation?: string | MarkupContent
+  /** Deprecated flag of older servers (use `tags`). */
   deprecated?: boolean
+  /** Select this proposal first. */
   preselect?: boolean
+  /** Sort key; absent: `label`. */
   sortText?: string
+  /** Filter key; absent: `label`. */
   filterText?: string
+  /** The text to insert; absent: `label`. Ignored when `textEdit` is set. */
   insertText?: string
   /** 1 plain text, 2 snippet. */
   insertTextFormat?: 1 | 2
   /** 1 as is, 2 adjust indentation. */
   insertTextMode?: 1 | 2
+  /** The edit that applies the proposal (an LSP `TextEdit` or `InsertReplaceEdit`). */
   textEdit?: unknown
+  /** Further edits applied with the proposal (e.g. elsewhere in the document). */
   additionalTextEdits?: Array<TextEdit>
+  /** Characters that accept the proposal when typed. */
   commitCharacters?: Array<string>
+  /** An LSP `Command` to run after inserting. */
   command?: unknown
 }
 
 /** Extra label text of a completion item. */
 export interface CompletionItemLabelDetails {
+  /** Shown right after the label, e.g. a signature. */
   detail?: string
+  /** Shown after `detail`, less prominently, e.g. a type or a containing object. */
   description?: string
 }
 
@@ -752,6 +822,7 @@ export interface CompletionResult {
   total: number
   /** With `resolve`: how many items were resolved. */
   resolved?: number
+  /** The proposals, at most `maxItems`, in adt-ls's order. */
   items: Array<CompletionItem>
 }
 
@@ -765,6 +836,7 @@ export declare function composeSpawnArgs(opts: { dataDir: string; pipeName: stri
 
 /** A creatable object type. */
 export interface CreatableObject {
+  /** The object type's display name, e.g. `Class`. */
   name: string
   /** e.g. `CLAS/OC`. */
   objectType: string
@@ -772,8 +844,11 @@ export interface CreatableObject {
 
 /** `listCreatableObjects` (MCP `get_all_creatable_objects`). */
 export interface CreatableObjects {
+  /** The creatable object types; absent when adt-ls reports an error. */
   creatableObjects?: Array<CreatableObject>
+  /** adt-ls's message, when it sends one. */
   message?: string
+  /** adt-ls's error, when the list could not be read. */
   error?: string
 }
 
@@ -814,7 +889,9 @@ export declare function createAdtLs(opts: CreateAdtLsOptions): Promise<AdtLsClie
 
 /** `create`: adt-ls's message and the created object's file. */
 export interface CreateResult {
+  /** adt-ls's confirmation, e.g. `Object ZCL_X of type CLAS/OC created successfully.` */
   message?: string
+  /** The repotree AFF URI of the created object's file. */
   filePath?: string
 }
 
@@ -825,8 +902,11 @@ export interface CreateResult {
 export interface CreationField {
   /** Field key (the binding path, e.g. `packageName`, `superclass`). */
   path: string
+  /** The field's label in the creation dialog. */
   label?: string
+  /** The field must be filled. */
   required: boolean
+  /** Maximum length in characters, when limited. */
   maxLength?: number
   /** Validation regex (e.g. `^[A-Z0-9_/]*$` for `name`). */
   pattern?: string
@@ -853,12 +933,17 @@ export interface CreationField {
  */
 export declare function custom(register: (driver: LogonHandlerRegistrar, ctx: LogonContext) => void, opts?: { user?: string }): LogonStrategy
 
-/** One decoded semantic token: absolute 0-based position and resolved names. */
+/** One semantic token with an absolute position and resolved names ({@link decodeSemanticTokens}). */
 export interface DecodedToken {
+  /** 0-based line. */
   line: number
+  /** 0-based start character (UTF-16 code units). */
   character: number
+  /** Length in UTF-16 code units. */
   length: number
+  /** The legend's type name (or the index as a decimal string when the legend has none). */
   tokenType: string
+  /** The legend's modifier names whose bits are set. */
   tokenModifiers: Array<string>
 }
 
@@ -880,62 +965,91 @@ export declare function decodeSemanticTokens(data: number[] | undefined, legend:
  */
 export declare function defaultExtensionDirs(home?: string): Array<string>
 
-/**
- * A compiler message (LSP `Diagnostic`). `severity`: 1 error, 2 warning, 3 information,
- * 4 hint.
- */
+/** A compiler message (LSP `Diagnostic`). */
 export interface Diagnostic {
+  /** The range the message applies to (0-based). */
   range: Range
+  /** 1 error, 2 warning, 3 information, 4 hint; absent: up to the client. */
   severity?: 1 | 2 | 3 | 4
+  /** The message's code, when adt-ls gives one. */
   code?: number | string
+  /** Where `code` is described, when adt-ls links it. */
   codeDescription?: CodeDescription
+  /** Who produced the message, when given. */
   source?: string
+  /** The message text. */
   message: string
+  /** LSP `DiagnosticTag`s: 1 unnecessary, 2 deprecated. */
   tags?: Array<number>
+  /** Related messages elsewhere (e.g. the declaration a message refers to). */
   relatedInformation?: Array<DiagnosticRelatedInformation>
+  /** Server data kept between diagnostics and code actions; opaque. */
   data?: unknown
 }
 
 /** A related message of a diagnostic. */
 export interface DiagnosticRelatedInformation {
+  /** Where the related message applies. */
   location: Location
+  /** The related message. */
   message: string
 }
 
-/** A highlighted occurrence; `kind` 1 text, 2 read, 3 write. */
+/** A highlighted occurrence (`textDocument/documentHighlight`). */
 export interface DocumentHighlight {
+  /** The occurrence (0-based). */
   range: Range
+  /** 1 text, 2 read, 3 write; absent: text. */
   kind?: 1 | 2 | 3
 }
 
 /** A symbol of the outline, with its children (`textDocument/documentSymbol`). */
 export interface DocumentSymbol {
+  /** The symbol's name, e.g. a class, method or attribute name. */
   name: string
+  /** More detail, e.g. a signature, when adt-ls gives it. */
   detail?: string
   /** LSP `SymbolKind` (5 class, 6 method, 11 interface, ...). */
   kind: number
+  /** LSP `SymbolTag`s: 1 deprecated. */
   tags?: Array<number>
+  /** Deprecated flag of older servers (use `tags`). */
   deprecated?: boolean
+  /** The whole symbol, body included (0-based). */
   range: Range
+  /** The symbol's name inside `range`. */
   selectionRange: Range
+  /** Nested symbols (e.g. a class's methods); absent or empty for a leaf. */
   children?: Array<DocumentSymbol>
 }
 
 /** An entity set and its navigation properties. */
 export interface EntitySet {
+  /** The entity set's name. */
   name: string
+  /** The names of its navigation properties. */
   navigations: Array<string>
 }
 
 /** A content block of a tool result. */
 export interface FederatedContent {
+  /** The block's text (for adt-ls's tools: the JSON payload, or an error message). */
   text?: string
 }
 
-/** An MCP `CallToolResult` as returned by adt-ls's tools (what `parseFederated` reads). */
+/**
+ * An MCP `CallToolResult` as adt-ls's tools return it (`raw.tool`), the input of
+ * {@link parseFederated}.
+ */
 export interface FederatedResult {
+  /**
+   * The result's content blocks; the first one's `text` is the tool's complete (usually
+   * JSON) payload.
+   */
   content?: Array<FederatedContent>
+  /** `true` when the tool failed (the text then explains why). */
   isError?: boolean
+  /** The output-schema projection of the payload; may lack fields the text has. */
   structuredContent?: unknown
 }
 
@@ -943,18 +1057,23 @@ export interface FederatedResult {
 export interface FileDiagnostics {
   /** The file's AFF URI. */
   fileUri: string
+  /** The file's LSP diagnostics. */
   diagnostic: Array<Diagnostic>
 }
 
 /** A full pull-diagnostics report (`textDocument/diagnostic`). */
 export interface FullDocumentDiagnosticReport {
+  /** Always `'full'`: `items` holds every diagnostic of the document. */
   kind: 'full'
+  /** An id to pass back as `previousResultId`, when adt-ls gives one. */
   resultId?: string
+  /** The diagnostics (empty when the source is clean). */
   items: Array<Diagnostic>
 }
 
 /** An object a generator created. */
 export interface GeneratedObject {
+  /** The created object's name. */
   objectName: string
   /** e.g. TABL, DDLS, BDEF, SRVD, SRVB. */
   objectType: string
@@ -964,7 +1083,9 @@ export interface GeneratedObject {
 export interface GeneratorInfo {
   /** e.g. `x-ui-service`. */
   id: string
+  /** Display name. */
   title: string
+  /** What the generator creates. */
   description: string
   /** Semicolon-separated reference object types (e.g. `TABL;DDLS;BDEF`). */
   referencedObjectTypes?: string
@@ -972,12 +1093,15 @@ export interface GeneratorInfo {
 
 /** `listGenerators`. */
 export interface GeneratorList {
+  /** The generators available on the system. */
   generators: Array<GeneratorInfo>
 }
 
 /** A validation message of a generator run. */
 export interface GeneratorMessage {
+  /** The full message. */
   longText?: string
+  /** A one-line summary. */
   shortText?: string
   /** e.g. ERROR, WARNING, INFO. */
   severity?: string
@@ -985,7 +1109,9 @@ export interface GeneratorMessage {
 
 /** `generate`: validation messages or the generated objects. */
 export interface GeneratorResult {
+  /** Why the input was rejected (empty when the generator ran). */
   validationMessages: Array<GeneratorMessage>
+  /** The objects created (empty when validation failed). */
   generatedObjects: Array<GeneratedObject>
   /** The leading object's file (on success). */
   filePath?: string
@@ -996,16 +1122,29 @@ export interface GeneratorResult {
  * pre-filled from the referenced object.
  */
 export interface GeneratorSchema {
+  /** The JSON Schema the `content` passed to `generate` must satisfy. */
   schema: Record<string, unknown>
+  /** A `content` pre-filled from the referenced object (`{}` without one). */
   referenceContent: Record<string, unknown>
 }
 
-/** `health()`: a connection and liveness snapshot. */
+/** `health()`: a connection and liveness snapshot (synchronous, no request sent). */
 export interface HealthInfo {
+  /** A destination is logged on (`false` in foundation mode). */
   connected: boolean
+  /** Connected and the last liveness probe (or request) found the SAP session alive. */
   backendLive: boolean
+  /** The adt-ls destination id (`destinationId`, default `ADTLS`); `''` in foundation mode. */
   destination: string
+  /**
+   * adt-ls's `serverInfo.name` from `initialize` (`ADTLS`); absent when not reported or after
+   * `dispose()`.
+   */
   adtLsName?: string
+  /**
+   * adt-ls's build from `initialize`, e.g. `1.1.2.202608131517`; absent when not reported or
+   * after `dispose()`.
+   */
   adtLsVersion?: string
   /** The port adt-ls's MCP server bound (after any port fallback). */
   mcpPort: number
@@ -1013,7 +1152,22 @@ export interface HealthInfo {
 
 /** Hover information (`textDocument/hover`). */
 export interface Hover {
-  contents: MarkupContent | string | { language: string; value: string } | Array<string | { language: string; value: string }>
+  /**
+   * The hover text (e.g. the ABAP signature and ABAP Doc): markup, or the older
+   * LSP `MarkedString` forms (a string, a code block with its language, or a list of them).
+   */
+  contents: MarkupContent | string | {
+    /** The code block's language, e.g. `abap`. */
+    language: string
+    /** The code. */
+    value: string
+    } | Array<string | {
+    /** The code block's language, e.g. `abap`. */
+    language: string
+    /** The code. */
+    value: string
+  }>
+  /** The hovered range; absent: the word at the position. */
   range?: Range
 }
 
@@ -1041,31 +1195,50 @@ export declare function isSupportedAdtLsVersion(version?: string): boolean
 
 /** A location inside a resource. */
 export interface Location {
+  /** The resource's URI (adt-ls's repotree AFF URI for ABAP objects). */
   uri: string
+  /** The range inside the resource (0-based). */
   range: Range
 }
 
 /** A link between a source and a target location. */
 export interface LocationLink {
+  /**
+   * The span in the queried document the link starts from; absent: the word at the
+   * position.
+   */
   originSelectionRange?: Range
+  /** The target resource's URI. */
   targetUri: string
+  /** The whole target (e.g. a method's full implementation). */
   targetRange: Range
+  /** The part of the target to select (e.g. the method's name); inside `targetRange`. */
   targetSelectionRange: Range
 }
 
 /**
- * Where to point a position-based query: a declared symbol name, or an explicit 1-based
- * line and character (editor convention; converted to LSP's 0-based positions).
+ * Where a position-based navigation query points: a declared symbol name, or an explicit
+ * 1-based `line` + `character` (editor convention; converted to LSP's 0-based position).
+ * Explicit coordinates win when both are given.
  */
 export interface Locator {
+  /**
+   * A name declared in the object (looked up in `textDocument/documentSymbol`, then in the
+   * source as a whole word; `~` and `/` work, e.g. `lif_order~submit`). Not found rejects
+   * with `Symbol "<s>" not found in the outline or source. ...`.
+   */
   symbol?: string
+  /** 1-based line; needs `character`. */
   line?: number
+  /** 1-based character (UTF-16 code units); needs `line`. */
   character?: number
 }
 
 /** Markdown or plain text. */
 export interface MarkupContent {
+  /** How `value` is written. */
   kind: 'plaintext' | 'markdown'
+  /** The text. */
   value: string
 }
 
@@ -1077,16 +1250,28 @@ export declare const MINIMUM_ADT_LS_VERSION: string
 
 /** Coverage of one object, in percent. */
 export interface ObjectCoverage {
+  /** The object's name. */
   name?: string
+  /** The object's ADT type code, e.g. `CLAS/OC`. */
   type?: string
+  /** The object's ADT URI. */
   uri?: string
+  /** Statements executed, 0 to 100. */
   statementCoverage?: number
+  /** Branches taken, 0 to 100. */
   branchCoverage?: number
+  /** Procedures (methods, forms, function modules) entered, 0 to 100. */
   procedureCoverage?: number
 }
 
-/** An object by name and ADT type code, e.g. `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. */
+/**
+ * An ABAP repository object by name and ADT type code, e.g.
+ * `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. Methods taking one first resolve it to adt-ls's
+ * file URI (`adtLs/repository/quickSearch`, then `adtLs/repository/getLsUri`) and reject with
+ * `Object <name> (<type>) not found via search.` when no exact (case-insensitive) match exists.
+ */
 export interface ObjectRef {
+  /** The object name, e.g. `ZCL_ORDER` (matched case-insensitively). */
   name: string
   /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
   objectType: string
@@ -1094,8 +1279,11 @@ export interface ObjectRef {
 
 /** `getObjectTypeDetails` (MCP `get_object_type_details`). */
 export interface ObjectTypeDetails {
+  /** The creation fields; absent when adt-ls reports an error. */
   fields?: Array<ObjectTypeField>
+  /** adt-ls's message, when it sends one. */
   message?: string
+  /** adt-ls's error, e.g. for an unknown object type. */
   error?: string
 }
 
@@ -1103,13 +1291,17 @@ export interface ObjectTypeDetails {
 export interface ObjectTypeField {
   /** The field name from the binding path (e.g. `packageName`). */
   tag: string
+  /** The field must be filled; absent: optional. */
   required?: boolean
+  /** Maximum length in characters, when limited. */
   maxLength?: number
+  /** The 1-based section of the creation form the field belongs to. */
   fieldGroup?: number
 }
 
 /** A metadata URI of a binding. */
 export interface ODataInfoUri {
+  /** The URI. */
   href: string
 }
 
@@ -1141,7 +1333,14 @@ export declare function parseAdtLsVersion(version?: string): ParsedAdtLsVersion 
  * if (!ok) throw new Error(text);
  * ```
  */
-export declare function parseFederated(res: unknown): { ok: boolean; data: unknown; text: string }
+export declare function parseFederated(res: unknown): {
+  /** `false` when the tool reported an error (`isError`). */
+  ok: boolean
+  /** `text` parsed when it is JSON, else `structuredContent`, else `text`. */
+  data: unknown
+  /** The first content block's text (`''` when there is none). */
+  text: string
+}
 
 /**
  * The adt-ls binary's path below the `adt-ls/` folder of a `sapse.adt-vscode` install, as path
@@ -1155,28 +1354,37 @@ export declare function parseFederated(res: unknown): { ok: boolean; data: unkno
  */
 export declare function platformSubPath(platform?: string, arch?: string): Array<string>
 
-/** A 0-based LSP position (UTF-16 code units). */
+/** A 0-based LSP position, as adt-ls sends it. */
 export interface Position {
+  /** 0-based line. */
   line: number
+  /** 0-based offset in UTF-16 code units (like a JavaScript string index). */
   character: number
 }
 
 /** `publishServiceBinding`: adt-ls's answer. */
 export interface PublishServiceBindingResult {
+  /** adt-ls carried out the request. */
   isExecuted?: boolean
+  /** The publish (or unpublish) action succeeded. */
   isPublishSuccess?: boolean
+  /** adt-ls's status text, e.g. `Service binding Z_UI_ORDER_O4 published successfully`. */
   statusMessage?: string
 }
 
 /** `search`: the hits and adt-ls's message, if any. */
 export interface QuickSearchResult {
+  /** The hits, at most `maxResults` (empty when nothing matched). */
   references: Array<SearchReference>
+  /** adt-ls's message about the search (e.g. a problem), when it sends one. */
   message?: SearchMessage
 }
 
-/** An LSP range: start inclusive, end exclusive. */
+/** An LSP range: `start` inclusive, `end` exclusive. */
 export interface Range {
+  /** The first position in the range. */
   start: Position
+  /** The position just after the range (equal to `start` for an empty range). */
   end: Position
 }
 
@@ -1214,62 +1422,94 @@ export declare function runCli(argv: string[]): Promise<number>
 
 /** A message of quickSearch. */
 export interface SearchMessage {
+  /** The message's headline. */
   label?: string
+  /** More detail. */
   detail?: string
+  /** Its severity as adt-ls numbers it. */
   severity?: number
 }
 
 /** A repository object hit of quickSearch; `uri` is the ADT object path. */
 export interface SearchReference {
+  /** The object's name, e.g. `CL_ABAP_TYPEDESCR`. */
   name: string
+  /** The object's short text. */
   description?: string
+  /** The object's ADT type code, e.g. `CLAS/OC`. */
   type?: string
+  /**
+   * The ADT object path, e.g. `/sap/bc/adt/oo/classes/cl_abap_typedescr` (resolve it with
+   * `repository.getLsUri`).
+   */
   uri?: string
 }
 
-/** The server's semantic-tokens legend (from the `initialize` capabilities). */
+/** The names behind semantic token indices, from adt-ls's `initialize` capabilities. */
 export interface SemanticTokensLegend {
+  /** Token type names by index (adt-ls 1.1.2: 23, from `namespace` to `operator`). */
   tokenTypes: Array<string>
+  /** Token modifier names by bit (adt-ls 1.1.2: 10, from `declaration` to `defaultlibrary`). */
   tokenModifiers: Array<string>
 }
 
 /** A server's or client's identity. */
 export interface ServerInfo {
+  /** The name, e.g. `ADTLS` for the server. */
   name: string
+  /** The version or build, e.g. `1.1.2.202608131517`. */
   version: string
 }
 
-/** `serviceBindingDetails`: adt-ls's answer. */
+/** `serviceBindingDetails`: adt-ls's answer; a field is absent when adt-ls does not send it. */
 export interface ServiceBindingDetails {
+  /** adt-ls carried out the request. */
   isExecuted?: boolean
+  /** adt-ls's status text (may be empty). */
   statusMessage?: string
+  /** The binding's name. */
   name?: string
+  /** The binding type, e.g. `ODATA`. */
   bindingType?: string
+  /** The binding category, e.g. `UI` or `Web API`. */
   bindingCategory?: string
+  /** The OData version, e.g. `V2` or `V4`. */
   odataVersion?: string
+  /** Whether the binding is published. */
   isPublished?: boolean
+  /** The bound service definition (SRVD). */
   serviceDefinition?: string
+  /** The service version, e.g. `0001`. */
   serviceVersion?: string
+  /** The service's path on the system, e.g. `/sap/opu/odata/sap/ZUI_FLIGHT_O2/`. */
   serviceUrl?: string
 }
 
 /** `listServices`: the OData services a binding exposes (MCP `fetch_services`). */
 export interface ServiceBindingServices {
+  /** The binding type, e.g. `ODATA`. */
   bindingType?: string
+  /** The OData version, e.g. `V2` or `V4`. */
   odataVersion?: string
+  /** The binding's metadata URIs, when adt-ls reports them. */
   odataInfoUri?: Array<ODataInfoUri>
+  /** The services the binding exposes. */
   services: Array<BindingService>
 }
 
 /** A version of a service. */
 export interface ServiceContent {
+  /** The service definition (SRVD) behind this version. */
   serviceDefinition: string
+  /** The version, e.g. `0001`. */
   serviceVersion: string
 }
 
 /** `getServiceInfo`: live OData service information (MCP `fetch_service_information`). */
 export interface ServiceInfo {
+  /** The service's URL, e.g. `https://host:44300/sap/opu/odata/sap/ZUI_X_O2/?sap-client=001`. */
   serviceUrl: string
+  /** The service's entity sets. */
   entitySets: Array<EntitySet>
 }
 
@@ -1307,10 +1547,16 @@ export declare function setMcpDestination(driver: LspRequester, destinationId: s
  */
 export declare function startMcpServer(driver: LspRequester, opts: { port: number; token: string }): Promise<StartMcpServerResult>
 
-/** The effective values adt-ls's MCP server started with. */
+/**
+ * The values adt-ls's MCP server actually started with ({@link startMcpServer}); use these,
+ * not the requested ones.
+ */
 export interface StartMcpServerResult {
+  /** The port the server listens on (`http://127.0.0.1:<port>/mcp`). */
   port: number
+  /** The bearer token every MCP request must carry. */
   token: string
+  /** The MCP server's version, when adt-ls reports it. */
   version?: string
 }
 
@@ -1347,61 +1593,91 @@ export declare function stopMcpServer(driver: LspRequester): Promise<unknown>
 
 /** A flat symbol (the older `textDocument/documentSymbol` answer). */
 export interface SymbolInformation {
+  /** The symbol's name. */
   name: string
+  /** LSP `SymbolKind` (5 class, 6 method, 11 interface, ...). */
   kind: number
+  /** LSP `SymbolTag`s: 1 deprecated. */
   tags?: Array<number>
+  /** Deprecated flag of older servers (use `tags`). */
   deprecated?: boolean
+  /** Where the symbol is. */
   location: Location
+  /** The name of the enclosing symbol, when there is one. */
   containerName?: string
 }
 
-/** An LSP text edit (0-based positions, UTF-16 code units). */
+/** An LSP text edit (0-based positions in UTF-16 code units), as {@link applyTextEdits} takes it. */
 export interface TextEdit {
+  /** The replaced range: `start` inclusive, `end` exclusive (an empty range inserts). */
   range: Range
+  /** The replacement text (empty to delete). */
   newText: string
 }
 
 /** Progress of a paged transport diff. */
 export interface TransportBatchInfo {
+  /** How many objects this page covers. */
   currentBatchSize?: number
+  /** How many objects the transport has. */
   totalObjects?: number
+  /** How many objects are done, this page included. */
   processedCount?: number
+  /** How many objects are still to come. */
   remainingCount?: number
+  /** Whether this page's objects have changes (`diffResult` is empty otherwise). */
   batchHasChanges?: boolean
+  /** `completed` on the last page, `processing` before. */
   status?: 'processing' | 'completed'
 }
 
 /** An assignable transport request of `check`. */
 export interface TransportCandidate {
+  /** The request number, e.g. `A4HK900123`. */
   number?: string
+  /** The request's description. */
   description?: string
+  /** The request's owner (user name). */
   owner?: string
 }
 
 /** `check`: adt-ls's transport decision for an operation on an object. */
 export interface TransportCheck {
+  /** The check ran without error. */
   isTransportCheckSuccessful?: boolean
+  /** The change must be recorded in a transport request. */
   isRecordingRequired?: boolean
+  /** The object is local (`$` package), so it is never recorded. */
   isLocalObject?: boolean
+  /** The checked operation: `CREATE`, `MODIFY` or `DELETE`. */
   operationType?: string
+  /** The object's package. */
   packageName?: string
+  /** The package's transport layer. */
   transportLayer?: string
-  /** The request the object is locked in. */
+  /** The request the object is locked in; `null` when it is not locked. */
   lockedTransport?: string | null
+  /** The requests the change can be recorded in. */
   transportRequests?: Array<TransportCandidate>
+  /** adt-ls's messages about the check, as it sends them. */
   messages?: unknown[]
 }
 
 /** `create`: the new request (MCP `abap_transport-create`). */
 export interface TransportCreated {
+  /** The new request's number, e.g. `A4HK900124`. */
   transportRequestNumber?: string
+  /** adt-ls's message, when it sends one. */
   message?: string
 }
 
 /** One page of `getDiff`; pass `nextCursor` back until `batchInfo.status` is `completed`. */
 export interface TransportDiffPage {
+  /** Where the paging stands; absent when adt-ls does not report it. */
   batchInfo?: TransportBatchInfo
+  /** adt-ls's message, when it sends one. */
   message?: string
+  /** The cursor of the next page (`cursor` of the next call); absent after the last page. */
   nextCursor?: string
   /** The unified diff of this batch (empty when it has no changes). */
   diffResult?: string
@@ -1409,6 +1685,7 @@ export interface TransportDiffPage {
 
 /** `find`: the transports relevant for an object (MCP `abap_transport-get`). */
 export interface TransportInfo {
+  /** The requests the object can be recorded in (empty for local objects). */
   transportRequests: Array<TransportRequestRef>
   /** Information or warnings to show the user. */
   informationMessages: Array<string>
@@ -1426,65 +1703,103 @@ export interface TransportList {
   returned: number
   /** More matched than were returned. */
   truncated: boolean
+  /** The transports, in adt-ls's order. */
   transports: Array<TransportSummary>
 }
 
 /** A transport request as `find` lists it. */
 export interface TransportRequestRef {
+  /** The request number, e.g. `A4HK900123`. */
   transportRequestNumber?: string
+  /** The request's description. */
   shortDescription?: string
+  /** The request's owner (user name). */
   owner?: string
 }
 
-/** A transport request of `list`. */
+/** A transport request of `list`, with the fields adt-ls sends (each absent when it does not). */
 export interface TransportSummary {
+  /** The request number, e.g. `A4HK900123`. */
   number?: string
+  /** The request's description. */
   description?: string
+  /** The request's owner (user name). */
   owner?: string
+  /** The request's status as adt-ls reports it (e.g. `modifiable`). */
   status?: string
+  /** The request type code, e.g. `K` (workbench) or `W` (customizing). */
   type?: string
+  /** The transport target (system or group), e.g. `QA4`, when set. */
   target?: string
+  /** The request's tasks, as adt-ls sends them. */
   tasks?: unknown[]
 }
 
 /** A type in a type hierarchy (`textDocument/prepareTypeHierarchy`, without `data`). */
 export interface TypeHierarchyItem {
+  /** The type's name, e.g. `ZCL_ORDER`. */
   name: string
+  /** LSP `SymbolKind` (5 class, 11 interface). */
   kind: number
+  /** LSP `SymbolTag`s: 1 deprecated. */
   tags?: Array<number>
+  /** More detail, when adt-ls gives it. */
   detail?: string
+  /** The URI of the type's source. */
   uri: string
+  /** The type's whole declaration (0-based). */
   range: Range
+  /** The type's name inside `range`. */
   selectionRange: Range
 }
 
 /**
  * `typeHierarchy`: the prepared item (`null` when there is none) and the directions asked
- * for (`supertypes` / `subtypes` absent when not requested).
+ * for.
  */
 export interface TypeHierarchyResult {
+  /**
+   * The type at the position (`textDocument/prepareTypeHierarchy`); `null` when there is
+   * none there.
+   */
   item: TypeHierarchyItem | null
+  /**
+   * Superclasses and implemented interfaces (`typeHierarchy/supertypes`); absent when not
+   * requested, empty without an item.
+   */
   supertypes?: Array<TypeHierarchyItem>
+  /**
+   * Subclasses and implementing classes (`typeHierarchy/subtypes`); absent when not
+   * requested, empty without an item.
+   */
   subtypes?: Array<TypeHierarchyItem>
 }
 
 /** An unchanged pull-diagnostics report: the previous `resultId` still holds. */
 export interface UnchangedDocumentDiagnosticReport {
+  /** Always `'unchanged'`. */
   kind: 'unchanged'
+  /** The id of the earlier report whose diagnostics still hold. */
   resultId: string
 }
 
 /** Coverage per object of an ABAP Unit run (`adtLs/coverage/getCoverage`). */
 export interface UnitTestCoverage {
+  /** Coverage of each object under test. */
   objects?: Array<ObjectCoverage>
+  /** The names of the test classes that ran. */
   testClasses?: Array<string>
 }
 
 /** The counts and test classes of an ABAP Unit run. */
 export interface UnitTestRunResult {
+  /** How many test methods ran. */
   total?: number
+  /** How many passed. */
   passed?: number
+  /** How many failed. */
   failed?: number
+  /** The test classes with their methods and results, as adt-ls sends them. */
   testClasses?: unknown[]
 }
 
@@ -1493,22 +1808,32 @@ export interface UnitTestRunResult {
  * the run produced no coverage, e.g. without tests).
  */
 export interface UnitTestsWithCoverage {
+  /**
+   * The run's status as adt-ls reports it (e.g. `PASSED`, `FAILED`, `NO_TESTS`); `null`
+   * when it reports none.
+   */
   status: string | null
+  /** The counts and test classes; `null` when adt-ls reports none. */
   result: UnitTestRunResult | null
+  /** The coverage (`adtLs/coverage/getCoverage`); `null` when the run measured none. */
   coverage: UnitTestCoverage | null
 }
 
 /** A repository / system user. */
 export interface UserRef {
+  /** The user name, e.g. `DEVELOPER`. */
   id: string
+  /** The user's display text (e.g. the full name), when known. */
   text?: string
 }
 
 /** `validate`: adt-ls's verdict on creation input (MCP `run_validation`). */
 export interface ValidationResult {
+  /** adt-ls's verdict, e.g. `Validation successful`. */
   message: string
   /** The object content after validation (JSON text). */
   objectContent?: string
+  /** Why the input is invalid, when it is. */
   error?: string
 }
 
@@ -1653,7 +1978,12 @@ export interface Lifecycle {
    * The full creation form: each field's value-help types, name pattern, label and
    * required flag, from the native UI model (`adtLs/objectCreation/getCreationUiModelAndContent`).
    */
-  getCreationForm(objectType: string, opts?: { name?: string }): Promise<{ objectType: string; fields: CreationField[] }>
+  getCreationForm(objectType: string, opts?: { name?: string }): Promise<{
+    /** The object type asked for, e.g. `CLAS/OC`. */
+    objectType: string
+    /** The form's fields. */
+    fields: CreationField[]
+  }>
   /**
    * List the available RAP generators (MCP tool `abap_generators-list_generators`); feed an
    * id to `generate` / `getGeneratorSchema`.
@@ -1712,12 +2042,22 @@ export interface Navigation {
    * Format the whole document with the ABAP pretty printer (`textDocument/formatting`):
    * the formatted source plus the raw LSP edits.
    */
-  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }): Promise<{ formatted: string; edits: TextEdit[] }>
+  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }): Promise<{
+    /** The whole formatted source. */
+    formatted: string
+    /** adt-ls's LSP edits that turn the current source into `formatted`. */
+    edits: TextEdit[]
+  }>
   /**
    * Semantic tokens for the object (`textDocument/semanticTokens/full`), decoded to
    * absolute, name-resolved tokens with the server's legend.
    */
-  semanticTokens(ref: ObjectRef): Promise<{ legend: SemanticTokensLegend; tokens: DecodedToken[] }>
+  semanticTokens(ref: ObjectRef): Promise<{
+    /** The server's legend the tokens were decoded with. */
+    legend: SemanticTokensLegend
+    /** The tokens in document order. */
+    tokens: DecodedToken[]
+  }>
 }
 
 /** Quality: ATC static analysis and ABAP Unit with code coverage. All reads. */
@@ -1798,7 +2138,10 @@ export interface Services {
    * Run an executable object (classrun, program) and return its console output
    * (`adtLs/run/runApplication`).
    */
-  runApplication(ref: ObjectRef): Promise<{ output: string }>
+  runApplication(ref: ObjectRef): Promise<{
+    /** Everything the application wrote to its console. */
+    output: string
+  }>
   /**
    * A service binding's details: binding type, OData version, services
    * (`adtLs/businessservice/srvb/getServiceBindingDetails`).
@@ -1841,7 +2184,16 @@ export interface Transport {
    */
   create(args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName?: string; objectType?: string }): Promise<TransportCreated>
   /** Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`). */
-  assign(args: ObjectRef & { transport: string }): Promise<{ assigned: boolean; object: string; objectType: string; transport: string }>
+  assign(args: ObjectRef & { transport: string }): Promise<{
+    /** adt-ls confirmed the assignment. */
+    assigned: boolean
+    /** The object's name, as passed. */
+    object: string
+    /** The object's ADT type code, as passed. */
+    objectType: string
+    /** The transport request, as passed. */
+    transport: string
+  }>
   /**
    * Your modifiable transports (`adtLs/cts/transport/searchTransports`), filtered by
    * `query` and capped at `limit`.
@@ -1854,7 +2206,12 @@ export interface Transport {
    */
   check(args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }): Promise<TransportCheck>
   /** An object's lock status (`adtLs/fileSystem/getFileLockStatus`). */
-  getLockStatus(args: ObjectRef): Promise<{ lockingSupported: boolean; lockId: string | null }>
+  getLockStatus(args: ObjectRef): Promise<{
+    /** The system supports locking this object (`false` when adt-ls does not say). */
+    lockingSupported: boolean
+    /** The lock handle; `null` when the object is not locked. */
+    lockId: string | null
+  }>
   /**
    * One page of a transport's unified diff (MCP tool `abap_transport-unifiedDifference`);
    * pass `nextCursor` back until `batchInfo.status` is `completed`. Rejects for a blank

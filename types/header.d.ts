@@ -288,12 +288,19 @@ export interface CreateAdtLsOptions {
 
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
+  /** The tool name to pass to `raw.tool`, e.g. `abap_list_destinations`. */
   name: string
+  /** A human-readable title, when the server gives one. */
   title?: string
+  /** What the tool does. */
   description?: string
+  /** The JSON Schema of the tool's arguments. */
   inputSchema?: unknown
+  /** The JSON Schema of the tool's `structuredContent`, when the tool declares one. */
   outputSchema?: Record<string, unknown>
+  /** MCP tool annotations (hints such as `readOnlyHint`, `destructiveHint`). */
   annotations?: Record<string, unknown>
+  /** Any other field the server sends, kept as it is. */
   [key: string]: unknown
 }
 
@@ -303,9 +310,20 @@ export interface McpTool {
  * with `parseFederated`.
  */
 export interface CallToolResult {
-  content: Array<{ type: string; text?: string; [key: string]: unknown }>
+  /** The content blocks; adt-ls's tools put their complete (usually JSON) payload in the first. */
+  content: Array<{
+    /** The block type, `text` for adt-ls's tools. */
+    type: string
+    /** The text of a `text` block: the JSON payload, or the error message when `isError`. */
+    text?: string
+    /** Any other field of the block, kept as it is. */
+    [key: string]: unknown
+  }>
+  /** The output-schema projection of the payload; may lack fields the text has. */
   structuredContent?: unknown
+  /** `true` when the tool failed (the text then explains why). */
   isError?: boolean
+  /** Any other field of the result, kept as it is. */
   [key: string]: unknown
 }
 

@@ -265,7 +265,14 @@ fn js_number_to_i64(v: &Value) -> i64 {
 /// ```
 #[napi(
     ts_args_type = "res: unknown",
-    ts_return_type = "{ ok: boolean; data: unknown; text: string }"
+    ts_return_type = "{\
+        \n  /** `false` when the tool reported an error (`isError`). */\
+        \n  ok: boolean\
+        \n  /** `text` parsed when it is JSON, else `structuredContent`, else `text`. */\
+        \n  data: unknown\
+        \n  /** The first content block's text (`''` when there is none). */\
+        \n  text: string\
+        \n}"
 )]
 pub fn parse_federated(env: Env, res: Unknown) -> Result<Json> {
     let value = json::from_js(&env, res)?.unwrap_or(Value::Null);

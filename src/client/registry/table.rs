@@ -114,7 +114,12 @@ client_methods! {
 
     /// The full creation form: each field's value-help types, name pattern, label and
     /// required flag, from the native UI model (`adtLs/objectCreation/getCreationUiModelAndContent`).
-    "lifecycle.getCreationForm" ("objectType: string, opts?: { name?: string }") -> "{ objectType: string; fields: CreationField[] }"
+    "lifecycle.getCreationForm" ("objectType: string, opts?: { name?: string }") -> "{\
+         \n  /** The object type asked for, e.g. `CLAS/OC`. */\
+         \n  objectType: string\
+         \n  /** The form's fields. */\
+         \n  fields: CreationField[]\
+         \n}"
         = |c, a| Box::pin(lifecycle::get_creation_form(c, a));
 
     /// List the available RAP generators (MCP tool `abap_generators-list_generators`); feed an
@@ -164,12 +169,22 @@ client_methods! {
 
     /// Format the whole document with the ABAP pretty printer (`textDocument/formatting`):
     /// the formatted source plus the raw LSP edits.
-    "navigation.format" ("ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }") -> "{ formatted: string; edits: TextEdit[] }"
+    "navigation.format" ("ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }") -> "{\
+         \n  /** The whole formatted source. */\
+         \n  formatted: string\
+         \n  /** adt-ls's LSP edits that turn the current source into `formatted`. */\
+         \n  edits: TextEdit[]\
+         \n}"
         = |c, a| Box::pin(navigation::format(c, a));
 
     /// Semantic tokens for the object (`textDocument/semanticTokens/full`), decoded to
     /// absolute, name-resolved tokens with the server's legend.
-    "navigation.semanticTokens" ("ref: ObjectRef") -> "{ legend: SemanticTokensLegend; tokens: DecodedToken[] }"
+    "navigation.semanticTokens" ("ref: ObjectRef") -> "{\
+         \n  /** The server's legend the tokens were decoded with. */\
+         \n  legend: SemanticTokensLegend\
+         \n  /** The tokens in document order. */\
+         \n  tokens: DecodedToken[]\
+         \n}"
         = |c, a| Box::pin(navigation::semantic_tokens(c, a));
 
     /// List the ATC check variants in the object's context (`adtLs/atc/getCheckVariants`; a
@@ -189,7 +204,10 @@ client_methods! {
 
     /// Run an executable object (classrun, program) and return its console output
     /// (`adtLs/run/runApplication`).
-    "services.runApplication" ("ref: ObjectRef") -> "{ output: string }" = |c, a| Box::pin(services::run_application(c, a));
+    "services.runApplication" ("ref: ObjectRef") -> "{\
+         \n  /** Everything the application wrote to its console. */\
+         \n  output: string\
+         \n}" = |c, a| Box::pin(services::run_application(c, a));
 
     /// A service binding's details: binding type, OData version, services
     /// (`adtLs/businessservice/srvb/getServiceBindingDetails`).
@@ -219,7 +237,16 @@ client_methods! {
         = |c, a| Box::pin(transport::create(c, a));
 
     /// Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`).
-    "transport.assign" ("args: ObjectRef & { transport: string }") -> "{ assigned: boolean; object: string; objectType: string; transport: string }"
+    "transport.assign" ("args: ObjectRef & { transport: string }") -> "{\
+         \n  /** adt-ls confirmed the assignment. */\
+         \n  assigned: boolean\
+         \n  /** The object's name, as passed. */\
+         \n  object: string\
+         \n  /** The object's ADT type code, as passed. */\
+         \n  objectType: string\
+         \n  /** The transport request, as passed. */\
+         \n  transport: string\
+         \n}"
         = |c, a| Box::pin(transport::assign(c, a));
 
     /// Your modifiable transports (`adtLs/cts/transport/searchTransports`), filtered by
@@ -233,7 +260,12 @@ client_methods! {
         = |c, a| Box::pin(transport::check(c, a));
 
     /// An object's lock status (`adtLs/fileSystem/getFileLockStatus`).
-    "transport.getLockStatus" ("args: ObjectRef") -> "{ lockingSupported: boolean; lockId: string | null }"
+    "transport.getLockStatus" ("args: ObjectRef") -> "{\
+         \n  /** The system supports locking this object (`false` when adt-ls does not say). */\
+         \n  lockingSupported: boolean\
+         \n  /** The lock handle; `null` when the object is not locked. */\
+         \n  lockId: string | null\
+         \n}"
         = |c, a| Box::pin(transport::get_lock_status(c, a));
 
     /// One page of a transport's unified diff (MCP tool `abap_transport-unifiedDifference`);

@@ -30,13 +30,16 @@ pub struct ActivateResult {
 pub struct FileDiagnostics {
     /// The file's AFF URI.
     pub file_uri: String,
+    /// The file's LSP diagnostics.
     pub diagnostic: Vec<Diagnostic>,
 }
 
 /// `create`: adt-ls's message and the created object's file.
 #[napi(object)]
 pub struct CreateResult {
+    /// adt-ls's confirmation, e.g. `Object ZCL_X of type CLAS/OC created successfully.`
     pub message: Option<String>,
+    /// The repotree AFF URI of the created object's file.
     pub file_path: Option<String>,
 }
 
@@ -46,8 +49,11 @@ pub struct CreateResult {
 pub struct CreationField {
     /// Field key (the binding path, e.g. `packageName`, `superclass`).
     pub path: String,
+    /// The field's label in the creation dialog.
     pub label: Option<String>,
+    /// The field must be filled.
     pub required: bool,
+    /// Maximum length in characters, when limited.
     pub max_length: Option<f64>,
     /// Validation regex (e.g. `^[A-Z0-9_/]*$` for `name`).
     pub pattern: Option<String>,
@@ -58,7 +64,9 @@ pub struct CreationField {
 /// `generate`: validation messages or the generated objects.
 #[napi(object)]
 pub struct GeneratorResult {
+    /// Why the input was rejected (empty when the generator ran).
     pub validation_messages: Vec<GeneratorMessage>,
+    /// The objects created (empty when validation failed).
     pub generated_objects: Vec<GeneratedObject>,
     /// The leading object's file (on success).
     pub file_path: Option<String>,
@@ -67,7 +75,9 @@ pub struct GeneratorResult {
 /// A validation message of a generator run.
 #[napi(object)]
 pub struct GeneratorMessage {
+    /// The full message.
     pub long_text: Option<String>,
+    /// A one-line summary.
     pub short_text: Option<String>,
     /// e.g. ERROR, WARNING, INFO.
     pub severity: Option<String>,
@@ -76,6 +86,7 @@ pub struct GeneratorMessage {
 /// An object a generator created.
 #[napi(object)]
 pub struct GeneratedObject {
+    /// The created object's name.
     pub object_name: String,
     /// e.g. TABL, DDLS, BDEF, SRVD, SRVB.
     pub object_type: String,
@@ -84,6 +95,7 @@ pub struct GeneratedObject {
 /// `listGenerators`.
 #[napi(object)]
 pub struct GeneratorList {
+    /// The generators available on the system.
     pub generators: Vec<GeneratorInfo>,
 }
 
@@ -92,7 +104,9 @@ pub struct GeneratorList {
 pub struct GeneratorInfo {
     /// e.g. `x-ui-service`.
     pub id: String,
+    /// Display name.
     pub title: String,
+    /// What the generator creates.
     pub description: String,
     /// Semicolon-separated reference object types (e.g. `TABL;DDLS;BDEF`).
     pub referenced_object_types: Option<String>,
@@ -102,8 +116,10 @@ pub struct GeneratorInfo {
 /// pre-filled from the referenced object.
 #[napi(object)]
 pub struct GeneratorSchema {
+    /// The JSON Schema the `content` passed to `generate` must satisfy.
     #[napi(ts_type = "Record<string, unknown>")]
     pub schema: Value,
+    /// A `content` pre-filled from the referenced object (`{}` without one).
     #[napi(ts_type = "Record<string, unknown>")]
     pub reference_content: Value,
 }
@@ -111,23 +127,29 @@ pub struct GeneratorSchema {
 /// `validate`: adt-ls's verdict on creation input (MCP `run_validation`).
 #[napi(object)]
 pub struct ValidationResult {
+    /// adt-ls's verdict, e.g. `Validation successful`.
     pub message: String,
     /// The object content after validation (JSON text).
     pub object_content: Option<String>,
+    /// Why the input is invalid, when it is.
     pub error: Option<String>,
 }
 
 /// `listCreatableObjects` (MCP `get_all_creatable_objects`).
 #[napi(object)]
 pub struct CreatableObjects {
+    /// The creatable object types; absent when adt-ls reports an error.
     pub creatable_objects: Option<Vec<CreatableObject>>,
+    /// adt-ls's message, when it sends one.
     pub message: Option<String>,
+    /// adt-ls's error, when the list could not be read.
     pub error: Option<String>,
 }
 
 /// A creatable object type.
 #[napi(object)]
 pub struct CreatableObject {
+    /// The object type's display name, e.g. `Class`.
     pub name: String,
     /// e.g. `CLAS/OC`.
     pub object_type: String,
@@ -136,8 +158,11 @@ pub struct CreatableObject {
 /// `getObjectTypeDetails` (MCP `get_object_type_details`).
 #[napi(object)]
 pub struct ObjectTypeDetails {
+    /// The creation fields; absent when adt-ls reports an error.
     pub fields: Option<Vec<ObjectTypeField>>,
+    /// adt-ls's message, when it sends one.
     pub message: Option<String>,
+    /// adt-ls's error, e.g. for an unknown object type.
     pub error: Option<String>,
 }
 
@@ -146,7 +171,10 @@ pub struct ObjectTypeDetails {
 pub struct ObjectTypeField {
     /// The field name from the binding path (e.g. `packageName`).
     pub tag: String,
+    /// The field must be filled; absent: optional.
     pub required: Option<bool>,
+    /// Maximum length in characters, when limited.
     pub max_length: Option<f64>,
+    /// The 1-based section of the creation form the field belongs to.
     pub field_group: Option<f64>,
 }

@@ -5,12 +5,18 @@ use napi_derive::napi;
 use super::lsp::{CompletionItem, TypeHierarchyItem};
 
 /// `typeHierarchy`: the prepared item (`null` when there is none) and the directions asked
-/// for (`supertypes` / `subtypes` absent when not requested).
+/// for.
 #[napi(object)]
 pub struct TypeHierarchyResult {
+    /// The type at the position (`textDocument/prepareTypeHierarchy`); `null` when there is
+    /// none there.
     #[napi(ts_type = "TypeHierarchyItem | null")]
     pub item: serde_json::Value,
+    /// Superclasses and implemented interfaces (`typeHierarchy/supertypes`); absent when not
+    /// requested, empty without an item.
     pub supertypes: Option<Vec<TypeHierarchyItem>>,
+    /// Subclasses and implementing classes (`typeHierarchy/subtypes`); absent when not
+    /// requested, empty without an item.
     pub subtypes: Option<Vec<TypeHierarchyItem>>,
 }
 
@@ -23,5 +29,6 @@ pub struct CompletionResult {
     pub total: f64,
     /// With `resolve`: how many items were resolved.
     pub resolved: Option<f64>,
+    /// The proposals, at most `maxItems`, in adt-ls's order.
     pub items: Vec<CompletionItem>,
 }
