@@ -105,7 +105,18 @@ pub fn debug_from_env(env: &Env) {
 
 /// Route every log line of the library to `logger` (`{debug, info, warn, error}`).
 #[napi(ts_args_type = "logger: Logger")]
-pub fn set_logger(env: Env, logger: Object) -> Result<()> {
+pub fn set_logger(env: Env, logger: Option<Unknown>) -> Result<()> {
+    let logger = match super::checked::object(&env, logger, "logger") {
+        Ok(l) => l,
+        Err(e) => return super::errors::throw(&env, e),
+    };
+    for level in [Level::Debug, Level::Info, Level::Warn, Level::Error] {
+        let path = format!("logger.{}", level.as_str());
+        let method = super::checked::property(&logger, level.as_str());
+        if let Err(e) = super::checked::opt_function(&env, method, &path) {
+            return super::errors::throw(&env, e);
+        }
+    }
     ensure_pump(&env)?;
     let reference = logger.create_ref::<false>()?;
     let previous = LOGGER.with(|slot| slot.borrow_mut().replace(reference));
@@ -118,8 +129,10 @@ pub fn set_logger(env: Env, logger: Object) -> Result<()> {
 
 /// A logger writing `<prefix> <level>: <msg>` lines to stderr (default prefix `[adt-ls]`).
 #[napi(ts_args_type = "prefix?: string", ts_return_type = "Logger")]
-pub fn stderr_logger(env: &Env, prefix: Option<String>) -> Result<Object<'_>> {
-    let prefix = prefix.unwrap_or_else(|| "[adt-ls]".to_string());
+pub fn stderr_logger<'env>(env: &'env Env, prefix: Option<Unknown>) -> Result<Object<'env>> {
+    let prefix = super::checked::opt_string(env, prefix, "prefix")
+        .or_else(|e| super::errors::throw(env, e))?
+        .unwrap_or_else(|| "[adt-ls]".to_string());
     let mut obj = Object::new(env)?;
     for level in [Level::Debug, Level::Info, Level::Warn, Level::Error] {
         let prefix = prefix.clone();

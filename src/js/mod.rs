@@ -3,6 +3,7 @@
 
 mod call;
 mod callback;
+mod checked;
 mod client;
 mod dispose;
 mod driver;

@@ -17,7 +17,7 @@ pub fn get_creation_form(
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let object_type = args::arg(&a, 0).cloned();
+        let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
         let opts = args::object(&a, 1, "opts")?;
         let mut params = Map::new();
         params.insert("name".into(), or(&opts, "name", json!("Z_PLACEHOLDER")));

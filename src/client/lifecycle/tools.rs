@@ -183,7 +183,7 @@ pub fn get_object_type_details(
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let object_type = args::arg(&a, 0).cloned();
+        let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
         let opts = args::object(&a, 1, "opts")?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
@@ -210,7 +210,7 @@ pub fn get_generator_schema(
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let generator_id = args::arg(&a, 0).cloned();
+        let generator_id = args::opt_string(&a, 0, "generatorId")?.map(Value::String);
         let opts = args::object(&a, 1, "opts")?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));

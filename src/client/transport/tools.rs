@@ -84,6 +84,13 @@ pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 /// The diff arguments, checked before the destination: `(transportNumber, pageSize, cursor)`.
 fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
     let number = args::arg(a, 0);
+    if let Some(other) = number.filter(|n| !n.is_string()) {
+        return Err(crate::arg_error::type_error(
+            "transportNumber",
+            "a string",
+            &crate::arg_error::Received::of_json(Some(other)),
+        ));
+    }
     let blank = number
         .and_then(Value::as_str)
         .is_none_or(|n| n.trim().is_empty());
