@@ -23,7 +23,8 @@ use std::path::PathBuf;
     ts_args_type = "opts: CreateAdtLsOptions",
     ts_return_type = "Promise<AdtLsClient>"
 )]
-pub fn create_adt_ls(env: Env, opts: Option<Unknown>) -> Result<AsyncBlock<ClientObject>> {
+pub fn create_adt_ls(env: Env, opts: Unknown) -> Result<AsyncBlock<ClientObject>> {
+    let opts = Some(opts);
     let options = match client_options(&env, opts) {
         Ok(o) => o,
         Err(e) => {

@@ -45,7 +45,9 @@ impl AdtLsDriver {
         constructor,
         ts_args_type = "binPath: string, opts?: AdtLsDriverOptions"
     )]
-    pub fn new(env: Env, bin_path: Option<Unknown>, opts: Option<Unknown>) -> Result<Self> {
+    pub fn new(env: Env, bin_path: Unknown, opts: Unknown) -> Result<Self> {
+        let bin_path = Some(bin_path);
+        let opts = Some(opts);
         let (bin_path, options, handlers) =
             driver_options(&env, bin_path, opts).or_else(|e| throw(&env, e))?;
         let driver = Driver::new(PathBuf::from(bin_path), options);
@@ -78,7 +80,8 @@ impl AdtLsDriver {
         ts_args_type = "timeoutMs?: number",
         ts_return_type = "Promise<AdtLsInitializeResult>"
     )]
-    pub fn start(&self, env: Env, timeout_ms: Option<Unknown>) -> Result<AsyncBlock<Json>> {
+    pub fn start(&self, env: Env, timeout_ms: Unknown) -> Result<AsyncBlock<Json>> {
+        let timeout_ms = Some(timeout_ms);
         let timeout = match timeout_arg(&env, timeout_ms, "timeoutMs") {
             Ok(t) => t.unwrap_or(DEFAULT_START_TIMEOUT),
             Err(e) => return rejected(&env, e),
@@ -96,10 +99,12 @@ impl AdtLsDriver {
     pub fn send_request(
         &self,
         env: Env,
-        method: Option<Unknown>,
+        method: Unknown,
         params: Option<Unknown>,
-        opts: Option<Unknown>,
+        opts: Unknown,
     ) -> Result<AsyncBlock<JsonText>> {
+        let method = Some(method);
+        let opts = Some(opts);
         let method = match checked::string(&env, method, "method") {
             Ok(m) => m,
             Err(e) => return rejected(&env, e),
@@ -134,9 +139,10 @@ impl AdtLsDriver {
     pub fn send_notification(
         &self,
         env: Env,
-        method: Option<Unknown>,
+        method: Unknown,
         params: Option<Unknown>,
     ) -> Result<AsyncBlock<()>> {
+        let method = Some(method);
         let method = match checked::string(&env, method, "method") {
             Ok(m) => m,
             Err(e) => return rejected(&env, e),
@@ -161,12 +167,9 @@ impl AdtLsDriver {
     /// Answer the server->client request `method` with `handler` (sync or async). A throw
     /// or rejection is sent back as a JSON-RPC error; `undefined` is answered `null`.
     #[napi(ts_args_type = "method: string, handler: ServerRequestHandler")]
-    pub fn set_request_handler(
-        &self,
-        env: Env,
-        method: Option<Unknown>,
-        handler: Option<Unknown>,
-    ) -> Result<()> {
+    pub fn set_request_handler(&self, env: Env, method: Unknown, handler: Unknown) -> Result<()> {
+        let method = Some(method);
+        let handler = Some(handler);
         let method = checked::string(&env, method, "method").or_else(|e| throw(&env, e))?;
         let handler = checked::function(&env, handler, "handler").or_else(|e| throw(&env, e))?;
         let cb = JsCallback::new(&env, handler)?;

@@ -62,7 +62,8 @@ fn version_arg(env: &Env, version: Option<Unknown>) -> Result<Option<String>> {
     ts_args_type = "version?: string",
     ts_return_type = "ParsedAdtLsVersion | undefined"
 )]
-pub fn parse_adt_ls_version(env: Env, version: Option<Unknown>) -> Result<OrUndefined<Vec<f64>>> {
+pub fn parse_adt_ls_version(env: Env, version: Unknown) -> Result<OrUndefined<Vec<f64>>> {
+    let version = Some(version);
     let version = version_arg(&env, version)?;
     Ok(OrUndefined(
         version
@@ -74,14 +75,16 @@ pub fn parse_adt_ls_version(env: Env, version: Option<Unknown>) -> Result<OrUnde
 
 /// True when `version` is at least `MINIMUM_ADT_LS_VERSION`.
 #[napi(ts_args_type = "version?: string")]
-pub fn is_supported_adt_ls_version(env: Env, version: Option<Unknown>) -> Result<bool> {
+pub fn is_supported_adt_ls_version(env: Env, version: Unknown) -> Result<bool> {
+    let version = Some(version);
     let version = version_arg(&env, version)?;
     Ok(version::is_supported_adt_ls_version(version.as_deref()))
 }
 
 /// Throws the reference's "Unsupported adt-ls version" error unless supported.
 #[napi(ts_args_type = "version?: string")]
-pub fn assert_supported_adt_ls_version(env: Env, version: Option<Unknown>) -> Result<()> {
+pub fn assert_supported_adt_ls_version(env: Env, version: Unknown) -> Result<()> {
+    let version = Some(version);
     let version = version_arg(&env, version)?;
     match version::assert_supported_adt_ls_version(version.as_deref()) {
         Ok(()) => Ok(()),
@@ -91,11 +94,9 @@ pub fn assert_supported_adt_ls_version(env: Env, version: Option<Unknown>) -> Re
 
 /// The path of the adt-ls binary below an extension's `adt-ls/` folder, as segments.
 #[napi(ts_args_type = "platform?: string, arch?: string")]
-pub fn platform_sub_path(
-    env: Env,
-    platform: Option<Unknown>,
-    arch: Option<Unknown>,
-) -> Result<Vec<String>> {
+pub fn platform_sub_path(env: Env, platform: Unknown, arch: Unknown) -> Result<Vec<String>> {
+    let platform = Some(platform);
+    let arch = Some(arch);
     let platform = checked::opt_string(&env, platform, "platform").or_else(|e| throw(&env, e))?;
     let arch = checked::opt_string(&env, arch, "arch").or_else(|e| throw(&env, e))?;
     let platform = platform.unwrap_or_else(|| discovery::node_platform().to_string());
@@ -105,7 +106,8 @@ pub fn platform_sub_path(
 
 /// The VS Code, Cursor and VS Code Insiders extension roots under `home`.
 #[napi(ts_args_type = "home?: string")]
-pub fn default_extension_dirs(env: Env, home: Option<Unknown>) -> Result<Vec<String>> {
+pub fn default_extension_dirs(env: Env, home: Unknown) -> Result<Vec<String>> {
+    let home = Some(home);
     let home = checked::opt_string(&env, home, "home").or_else(|e| throw(&env, e))?;
     let home = home
         .map(PathBuf::from)
@@ -120,7 +122,8 @@ pub fn default_extension_dirs(env: Env, home: Option<Unknown>) -> Result<Vec<Str
 /// Find the adt-ls binary: explicit path / `ADT_LS_PATH`, `vendor/adt-ls/`, then the newest
 /// `sapse.adt-vscode` install across VS Code, Cursor and Insiders.
 #[napi(ts_args_type = "opts?: DiscoverOptions")]
-pub fn resolve_adt_ls_path(env: Env, opts: Option<Unknown>) -> Result<String> {
+pub fn resolve_adt_ls_path(env: Env, opts: Unknown) -> Result<String> {
+    let opts = Some(opts);
     let o = discover_options(&env, opts).or_else(|e| throw(&env, e))?;
     match discovery::resolve_adt_ls_path(&o) {
         Ok(p) => Ok(p.to_string_lossy().into_owned()),
@@ -148,7 +151,8 @@ fn discover_options(env: &Env, opts: Option<Unknown>) -> EngineResult<DiscoverOp
 
 /// adt-ls's argv: `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`.
 #[napi(ts_args_type = "opts: { dataDir: string; pipeName: string; extraArgs?: string[] }")]
-pub fn compose_spawn_args(env: Env, opts: Option<Unknown>) -> Result<Vec<String>> {
+pub fn compose_spawn_args(env: Env, opts: Unknown) -> Result<Vec<String>> {
+    let opts = Some(opts);
     spawn_args(&env, opts).or_else(|e| throw(&env, e))
 }
 
@@ -164,11 +168,9 @@ fn spawn_args(env: &Env, opts: Option<Unknown>) -> EngineResult<Vec<String>> {
 
 /// Apply LSP text edits (positions in UTF-16 code units, like JS string indices).
 #[napi(ts_args_type = "text: string, edits: TextEdit[]")]
-pub fn apply_text_edits(
-    env: Env,
-    text: Option<Unknown>,
-    edits: Option<Unknown>,
-) -> Result<Utf16String> {
+pub fn apply_text_edits(env: Env, text: Unknown, edits: Unknown) -> Result<Utf16String> {
+    let text = Some(text);
+    let edits = Some(edits);
     let text = match text.filter(|t| matches!(t.get_type(), Ok(ValueType::String))) {
         Some(t) => unsafe { Utf16String::from_napi_value(env.raw(), t.raw())? },
         None => {
@@ -212,11 +214,9 @@ pub fn apply_text_edits(
     ts_args_type = "data: number[] | undefined, legend: SemanticTokensLegend",
     ts_return_type = "DecodedToken[]"
 )]
-pub fn decode_semantic_tokens(
-    env: Env,
-    data: Option<Unknown>,
-    legend: Option<Unknown>,
-) -> Result<Json> {
+pub fn decode_semantic_tokens(env: Env, data: Unknown, legend: Unknown) -> Result<Json> {
+    let data = Some(data);
+    let legend = Some(legend);
     let (data, legend) = semantic_args(&env, data, legend).or_else(|e| throw(&env, e))?;
     let tokens = text::decode_semantic_tokens(data.as_deref(), &legend);
     Ok(Json(Some(
@@ -283,7 +283,8 @@ fn js_number_to_i64(v: &Value) -> i64 {
     ts_args_type = "res: FederatedResult",
     ts_return_type = "{ ok: boolean; data: unknown; text: string }"
 )]
-pub fn parse_federated(env: Env, res: Option<Unknown>) -> Result<Json> {
+pub fn parse_federated(env: Env, res: Unknown) -> Result<Json> {
+    let res = Some(res);
     let value = match checked::opt_json(&env, res, "res") {
         Ok(Some(v @ Value::Object(_))) => v,
         Ok(other) => {

@@ -105,7 +105,8 @@ pub fn debug_from_env(env: &Env) {
 
 /// Route every log line of the library to `logger` (`{debug, info, warn, error}`).
 #[napi(ts_args_type = "logger: Logger")]
-pub fn set_logger(env: Env, logger: Option<Unknown>) -> Result<()> {
+pub fn set_logger(env: Env, logger: Unknown) -> Result<()> {
+    let logger = Some(logger);
     let logger = match super::checked::object(&env, logger, "logger") {
         Ok(l) => l,
         Err(e) => return super::errors::throw(&env, e),
@@ -129,7 +130,8 @@ pub fn set_logger(env: Env, logger: Option<Unknown>) -> Result<()> {
 
 /// A logger writing `<prefix> <level>: <msg>` lines to stderr (default prefix `[adt-ls]`).
 #[napi(ts_args_type = "prefix?: string", ts_return_type = "Logger")]
-pub fn stderr_logger<'env>(env: &'env Env, prefix: Option<Unknown>) -> Result<Object<'env>> {
+pub fn stderr_logger<'env>(env: &'env Env, prefix: Unknown) -> Result<Object<'env>> {
+    let prefix = Some(prefix);
     let prefix = super::checked::opt_string(env, prefix, "prefix")
         .or_else(|e| super::errors::throw(env, e))?
         .unwrap_or_else(|| "[adt-ls]".to_string());

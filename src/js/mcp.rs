@@ -38,11 +38,9 @@ where
     ts_args_type = "driver: LspRequester, opts: { port: number; token: string }",
     ts_return_type = "Promise<StartMcpServerResult>"
 )]
-pub fn start_mcp_server(
-    env: Env,
-    driver: Option<Unknown>,
-    opts: Option<Unknown>,
-) -> Result<AsyncBlock<Json>> {
+pub fn start_mcp_server(env: Env, driver: Unknown, opts: Unknown) -> Result<AsyncBlock<Json>> {
+    let driver = Some(driver);
+    let opts = Some(opts);
     let (port, token) = match start_options(&env, opts) {
         Ok(o) => o,
         Err(e) => return rejected(&env, e),
@@ -71,7 +69,8 @@ fn start_options(
     ts_args_type = "driver: LspRequester",
     ts_return_type = "Promise<unknown>"
 )]
-pub fn stop_mcp_server(env: Env, driver: Option<Unknown>) -> Result<AsyncBlock<Json>> {
+pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
+    let driver = Some(driver);
     with_requester(&env, driver, |lsp| async move {
         lifecycle::stop_mcp_server(lsp.as_ref()).await
     })
@@ -84,9 +83,11 @@ pub fn stop_mcp_server(env: Env, driver: Option<Unknown>) -> Result<AsyncBlock<J
 )]
 pub fn set_mcp_destination(
     env: Env,
-    driver: Option<Unknown>,
-    destination_id: Option<Unknown>,
+    driver: Unknown,
+    destination_id: Unknown,
 ) -> Result<AsyncBlock<Json>> {
+    let driver = Some(driver);
+    let destination_id = Some(destination_id);
     let destination_id = match checked::string(&env, destination_id, "destinationId") {
         Ok(d) => d,
         Err(e) => return rejected(&env, e),
@@ -103,11 +104,15 @@ pub fn set_mcp_destination(
 )]
 pub fn start_mcp_server_with_fallback(
     env: Env,
-    start: Option<Unknown>,
-    start_port: Option<Unknown>,
-    attempts: Option<Unknown>,
-    on_retry: Option<Unknown>,
+    start: Unknown,
+    start_port: Unknown,
+    attempts: Unknown,
+    on_retry: Unknown,
 ) -> Result<AsyncBlock<Json>> {
+    let start = Some(start);
+    let start_port = Some(start_port);
+    let attempts = Some(attempts);
+    let on_retry = Some(on_retry);
     let checked_args = (|| {
         let start = checked::function(&env, start, "start")?;
         let start_port = checked::number(&env, start_port, "startPort")?;
@@ -189,11 +194,15 @@ impl AdtLsMcpClient {
     )]
     pub fn new(
         env: Env,
-        base_url: Option<Unknown>,
-        token: Option<Unknown>,
-        client_info: Option<Unknown>,
-        timeout_ms: Option<Unknown>,
+        base_url: Unknown,
+        token: Unknown,
+        client_info: Unknown,
+        timeout_ms: Unknown,
     ) -> Result<Self> {
+        let base_url = Some(base_url);
+        let token = Some(token);
+        let client_info = Some(client_info);
+        let timeout_ms = Some(timeout_ms);
         let checked_args = (|| {
             let base_url = checked::string(&env, base_url, "baseUrl")?;
             let token = checked::secret(&env, token, "token")?;
@@ -243,10 +252,13 @@ impl AdtLsMcpClient {
     pub fn call_tool(
         &self,
         env: Env,
-        name: Option<Unknown>,
-        args: Option<Unknown>,
-        opts: Option<Unknown>,
+        name: Unknown,
+        args: Unknown,
+        opts: Unknown,
     ) -> Result<AsyncBlock<Json>> {
+        let name = Some(name);
+        let args = Some(args);
+        let opts = Some(opts);
         let checked_args = (|| {
             let name = checked::string(&env, name, "name")?;
             let args = match checked::opt_object(&env, args, "args")? {
@@ -276,10 +288,12 @@ impl AdtLsMcpClient {
     pub fn request(
         &self,
         env: Env,
-        method: Option<Unknown>,
+        method: Unknown,
         params: Option<Unknown>,
-        opts: Option<Unknown>,
+        opts: Unknown,
     ) -> Result<AsyncBlock<Json>> {
+        let method = Some(method);
+        let opts = Some(opts);
         let checked_args = (|| {
             let method = checked::string(&env, method, "method")?;
             let params = checked::opt_json(&env, params, "params")?;

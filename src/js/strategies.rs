@@ -53,9 +53,11 @@ fn user_opt(env: &Env, opts: Option<Unknown>) -> EngineResult<Option<String>> {
 )]
 pub fn basic<'env>(
     env: &'env Env,
-    user: Option<Unknown<'env>>,
-    password: Option<Unknown<'env>>,
+    user: Unknown<'env>,
+    password: Unknown<'env>,
 ) -> Result<Object<'env>> {
+    let user = Some(user);
+    let password = Some(password);
     let user = or_throw(env, checked::string(env, user, "user"))?;
     let password = or_throw(env, checked::secret(env, password, "password"))?;
     crate::redact::register(&password);
@@ -75,9 +77,11 @@ pub fn basic<'env>(
 )]
 pub fn bearer<'env>(
     env: &'env Env,
-    token: Option<Unknown<'env>>,
-    opts: Option<Unknown<'env>>,
+    token: Unknown<'env>,
+    opts: Unknown<'env>,
 ) -> Result<Object<'env>> {
+    let token = Some(token);
+    let opts = Some(opts);
     let is_function = token
         .as_ref()
         .is_some_and(|t| matches!(t.get_type(), Ok(ValueType::Function)));
@@ -112,7 +116,8 @@ pub fn bearer<'env>(
     ts_args_type = "opts: { cert: string | Buffer; key: string | Buffer; user?: string }",
     ts_return_type = "LogonStrategy"
 )]
-pub fn client_cert<'env>(env: &'env Env, opts: Option<Unknown<'env>>) -> Result<Object<'env>> {
+pub fn client_cert<'env>(env: &'env Env, opts: Unknown<'env>) -> Result<Object<'env>> {
+    let opts = Some(opts);
     let opts = or_throw(env, checked::object(env, opts, "opts"))?;
     checked::warn_unknown_keys(&opts, "opts", option_keys::CLIENT_CERT);
     let pem = or_throw(env, client_cert_pem(env, &opts, "opts"))?;
@@ -153,7 +158,8 @@ fn client_cert_pem(env: &Env, obj: &Object, path: &str) -> EngineResult<ClientCe
     ts_args_type = "cb: InteractiveCallbacks",
     ts_return_type = "LogonStrategy"
 )]
-pub fn interactive<'env>(env: &'env Env, cb: Option<Unknown<'env>>) -> Result<Object<'env>> {
+pub fn interactive<'env>(env: &'env Env, cb: Unknown<'env>) -> Result<Object<'env>> {
+    let cb = Some(cb);
     let cb = or_throw(env, checked::object(env, cb, "cb"))?;
     checked::warn_unknown_keys(&cb, "cb", option_keys::INTERACTIVE);
     let open = or_throw(
@@ -189,9 +195,11 @@ pub fn interactive<'env>(env: &'env Env, cb: Option<Unknown<'env>>) -> Result<Ob
 )]
 pub fn custom<'env>(
     env: &'env Env,
-    register: Option<Unknown<'env>>,
-    opts: Option<Unknown<'env>>,
+    register: Unknown<'env>,
+    opts: Unknown<'env>,
 ) -> Result<Object<'env>> {
+    let register = Some(register);
+    let opts = Some(opts);
     let register = or_throw(env, checked::function(env, register, "register"))?;
     let user = or_throw(env, user_opt(env, opts))?;
     let mut obj = Object::new(env)?;
