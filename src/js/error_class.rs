@@ -123,7 +123,7 @@ fn inherits_from(env: &Env, obj: &Object, proto: &Object) -> Result<bool> {
 pub fn brand(env: &Env, error: &Object) -> Result<()> {
     let key = brand_key(env)?;
     let value = unsafe { bool::to_napi_value(env.raw(), true)? };
-    let mut descriptor = napi::sys::napi_property_descriptor {
+    let descriptor = napi::sys::napi_property_descriptor {
         utf8name: std::ptr::null(),
         name: key,
         method: None,
@@ -134,7 +134,7 @@ pub fn brand(env: &Env, error: &Object) -> Result<()> {
         data: std::ptr::null_mut(),
     };
     check_status!(unsafe {
-        napi::sys::napi_define_properties(env.raw(), error.raw(), 1, &mut descriptor)
+        napi::sys::napi_define_properties(env.raw(), error.raw(), 1, &descriptor)
     })
 }
 
