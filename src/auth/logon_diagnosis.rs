@@ -1,6 +1,6 @@
 //! What a failed reentrance logon means for the user: the mechanism's text (`no redirect
 //! Location (status 401) from <url>`, `invalid peer certificate: UnknownIssuer`, `dns error`,
-//! `Connection refused`, `timed out after`) turned into what happened and what to do, naming
+//! `Connection refused`, `timed out after`, a ticket adt-ls did not take) turned into what happened and what to do, naming
 //! the options that fix it (`connection.selfSigned`, `connection.extraCaCerts`,
 //! `connection.systemUrl`). The URL shown has no userinfo and no query.
 
@@ -22,7 +22,13 @@ pub fn diagnose(mechanism: &str, status: Option<u16>) -> Option<Diagnosis> {
         .as_ref()
         .and_then(host_port)
         .unwrap_or_else(|| "the SAP system".to_string());
-    let text = if let Some(why) = certificate_problem(mechanism) {
+    let text = if let Some(at) = mechanism.find("ticket delivery to ") {
+        // adt-ls's own redirect endpoint, not the SAP system: the ticket was not taken.
+        let what = mechanism[at..].trim_end_matches('.');
+        format!(
+            "the logon ticket was not delivered to adt-ls: {what}. adt-ls may have stopped waiting for the logon or ended; see its log."
+        )
+    } else if let Some(why) = certificate_problem(mechanism) {
         format!(
             "the certificate of {host} was not trusted: {why} ({at}). {}",
             certificate_fix(why)
@@ -206,5 +212,12 @@ mod tests {
             .text
             .contains("did not answer within 30000ms"));
         assert_eq!(diagnose("something else", None), None);
+        let delivery = "reentrance: ticket delivery to http://127.0.0.1:5/adt/redirect failed: Connection refused";
+        let d = diagnose(delivery, None).unwrap();
+        assert!(
+            d.text.starts_with("the logon ticket was not delivered to adt-ls: ticket delivery to http://127.0.0.1:5/adt/redirect failed"),
+            "{}",
+            d.text
+        );
     }
 }
