@@ -143,6 +143,28 @@ test('an expired certificate or one for another host name: ERR_TLS_CERT_UNTRUSTE
   }
 });
 
+test('extraCaCerts error paths: a missing file, a file without a certificate, a directory', async () => {
+  const notPem = tempFile('not-a-certificate.pem', 'hello, I am no certificate');
+  const dir = tempDir('adt-ls-native-ca-dir-');
+  const missing = join(dir.dir, 'missing-ca.pem');
+  const cases = [
+    { file: missing, code: 'ENOENT', message: `connection.extraCaCerts[1]: read ${missing}: ` },
+    { file: notPem, code: 'ERR_INVALID_ARG', message: `connection.extraCaCerts[1]: ${notPem}: no certificate found (expected PEM "-----BEGIN CERTIFICATE-----" blocks or one DER certificate)` },
+    { file: dir.dir, code: 'ERR_INVALID_ARG_VALUE', message: `connection.extraCaCerts[1]: ${dir.dir} is not a regular file` },
+  ];
+  try {
+    for (const c of cases) {
+      const { opts } = options({ systemUrl: privateCaSap.url, extraCaCerts: [caFile, c.file] });
+      const r = await timed(createAdtLs(opts));
+      assert.equal(r.ok, false, `${c.file}: connected anyway`);
+      assert.equal(r.error.code, c.code, `${c.file}: ${r.error.message}`);
+      assert.ok(r.error.message.startsWith(c.message), `${c.file}: ${r.error.message}`);
+    }
+  } finally {
+    dir.cleanup();
+  }
+});
+
 test('extraCaCerts with a private CA: connected directly (no proxy), the JVM trusts the CA', async () => {
   const mark = logs.lines.length;
   const { opts, trace } = options({ systemUrl: privateCaSap.url, extraCaCerts: [caFile] });
