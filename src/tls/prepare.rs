@@ -67,7 +67,10 @@ pub async fn prepare_adt_ls_tls(
 fn checked_ca_file(index: usize, path: &Path) -> Result<Vec<u8>> {
     let option = format!("connection.extraCaCerts[{index}]");
     let pem = read_ca_file(path).map_err(|mut e| {
-        let rest = e.message.strip_prefix("extraCaCerts: ").unwrap_or(&e.message);
+        let rest = e
+            .message
+            .strip_prefix("extraCaCerts: ")
+            .unwrap_or(&e.message);
         e.message = format!("{option}: {rest}");
         e
     })?;
