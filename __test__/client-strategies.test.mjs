@@ -4,7 +4,8 @@
 // part; both requestLogonInput formats answered via promptField), and custom (an async
 // registrar doing the reentrance itself through driver.setRequestHandler); failing callbacks
 // end in clear errors. Logon failures are diagnosed: wrong password (401), forbidden (403),
-// unreachable system (connection refused), each with its code, httpStatus and url.
+// unreachable system (connection refused, directly or behind the TLS proxy), each with its
+// code, httpStatus and url.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -284,6 +285,14 @@ test('basic logon failures say what happened and what to do: 401, 403, unreachab
       httpStatus: 403,
       text: /reentrance logon failed: the user is not authorised: the SAP system refused access \(HTTP 403 from https:\/\/localhost:\d+\/sap\/bc\/adt\/core\/http\/reentranceticket\)\. Ask the SAP administrator/,
     },
+    'unreachable behind the TLS proxy (selfSigned)': {
+      systemUrl: 'https://127.0.0.1:1',
+      selfSigned: true,
+      auth: basic('DEVELOPER', PASSWORD),
+      code: 'ERR_LOGON_ERROR',
+      httpStatus: 502,
+      text: /reentrance logon failed: the SAP system could not be reached through the localhost TLS proxy \(HTTP 502 from https:\/\/localhost:\d+\/sap\/bc\/adt\/core\/http\/reentranceticket\)\. Check connection\.systemUrl, connection\.forwardProxy/,
+    },
     unreachable: {
       systemUrl: 'https://127.0.0.1:1',
       auth: basic('DEVELOPER', PASSWORD),
@@ -295,7 +304,7 @@ test('basic logon failures say what happened and what to do: 401, 403, unreachab
   try {
     for (const [name, c] of Object.entries(cases)) {
       const watch = leakWatch(assert);
-      const selfSigned = c.systemUrl === guarded.url;
+      const selfSigned = c.selfSigned ?? c.systemUrl === guarded.url;
       const r = await timed(
         createAdtLs({
           adtLs: installedAdtLs({ ADTLS_SIM_LOGON_TIMEOUT_MS: SHORT_LOGON_MS, ...watch.env }),

@@ -41,6 +41,9 @@ pub fn diagnose(mechanism: &str, status: Option<u16>) -> Option<Diagnosis> {
             403 => format!(
                 "the user is not authorised: the SAP system refused access (HTTP 403 from {at}). Ask the SAP administrator for the user's ADT authorisations."
             ),
+            502 => format!(
+                "the SAP system could not be reached through the localhost TLS proxy (HTTP 502 from {at}). Check connection.systemUrl, connection.forwardProxy and the network; the proxy's warning in the log names the cause."
+            ),
             other => format!(
                 "the SAP system did not issue a logon ticket (HTTP {other} from {at}). Check that connection.systemUrl points at the ABAP system."
             ),
@@ -156,6 +159,12 @@ mod tests {
         assert!(d.text.contains("HTTP 403 from https://sap/t"), "{}", d.text);
         assert!(!d.text.contains("pw"));
         assert_eq!(d.url.as_deref(), Some("https://sap/t"));
+        let d = diagnose(m.replace("403", "502").as_str(), Some(502)).unwrap();
+        assert!(
+            d.text.contains("through the localhost TLS proxy (HTTP 502"),
+            "{}",
+            d.text
+        );
         let d = diagnose(m.replace("403", "500").as_str(), Some(500)).unwrap();
         assert!(
             d.text.contains("did not issue a logon ticket (HTTP 500"),
