@@ -330,6 +330,9 @@ test('unknown option keys are warnings with the closest key, never failures', as
   const found = await client.repository.search('CL_ABAP_TYPEDESCR', { type: ['CLAS/OC'], maxResults: 5 });
   assert.ok(found.references.length > 0);
   assert.ok(warnings().includes('unknown option opts.type — did you mean opts.types? (ignored)'), warnings().join('\n'));
+  const listed = await client.transport.list({ limt: 5 });
+  assert.notEqual(listed, undefined);
+  assert.ok(warnings().includes('unknown option opts.limt — did you mean opts.limit? (ignored)'), warnings().join('\n'));
   // Nothing near: the known keys are listed.
   await rejectionOf(() => createAdtLs({ connection: { ...connection, zzzzzz: 1, systemUrl: 5 }, auth: auth() }), 'createAdtLs');
   assert.ok(warnings().some((w) => w.startsWith('unknown option connection.zzzzzz (ignored; known: systemUrl, ')), warnings().join('\n'));

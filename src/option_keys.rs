@@ -72,6 +72,34 @@ pub const CLIENT_CERT: &[&str] = &["cert", "key", "user"];
 pub const INTERACTIVE: &[&str] = &["openUrl", "promptField", "user"];
 /// `repository.search(pattern, opts)`.
 pub const SEARCH: &[&str] = &["maxResults", "types", "cold"];
+/// `navigation.findReferences(ref, locator, opts)`.
+pub const FIND_REFERENCES: &[&str] = &["includeDeclaration", "timeoutMs"];
+/// `navigation.typeHierarchy(ref, locator, opts)`.
+pub const TYPE_HIERARCHY: &[&str] = &["direction"];
+/// `navigation.completion(ref, locator, opts)`.
+pub const COMPLETION: &[&str] = &["maxItems", "resolve", "resolveLimit"];
+/// `navigation.format(ref, opts)`.
+pub const FORMAT: &[&str] = &["tabSize", "insertSpaces"];
+/// `quality.listAtcVariants(ref, opts)`.
+pub const ATC_VARIANTS: &[&str] = &["query"];
+/// `quality.runAtc(ref, opts)`.
+pub const RUN_ATC: &[&str] = &["checkVariant", "timeoutMs"];
+/// `quality.runUnitTestsWithCoverage(ref, opts)`.
+pub const COVERAGE: &[&str] = &["timeoutMs"];
+/// `services.getServiceInfo(ref, opts)`.
+pub const SERVICE_INFO: &[&str] = &["service"];
+/// `lifecycle.getObjectTypeDetails(objectType, opts)` and `getCreationForm`.
+pub const OBJECT_TYPE: &[&str] = &["name"];
+/// `lifecycle.getGeneratorSchema(generatorId, opts)`.
+pub const GENERATOR_SCHEMA: &[&str] = &[
+    "packageName",
+    "referencedObjectType",
+    "referencedObjectName",
+];
+/// `transport.list(opts)`.
+pub const TRANSPORT_LIST: &[&str] = &["limit", "query"];
+/// `transport.getDiff(transportNumber, opts)`.
+pub const TRANSPORT_DIFF: &[&str] = &["cursor", "pageSize"];
 
 /// The warning for each key of `given` that `known` lacks; `path` is the object's option path
 /// (`adtLs`, or empty for the top level).

@@ -39,6 +39,14 @@ pub fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
     }
 }
 
+/// An optional options object (as [`object`], named `opts`) whose keys are checked against
+/// `known`: an unknown key is logged as a warning with the closest known one.
+pub fn options(args: &Args, i: usize, known: &[&str]) -> Result<Map<String, Value>> {
+    let map = object(args, i, "opts")?;
+    crate::option_keys::warn_unknown_keys("opts", map.keys().map(String::as_str), known);
+    Ok(map)
+}
+
 /// A required object argument (absent, null or another type: a type error).
 pub fn required_object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
     match arg(args, i) {

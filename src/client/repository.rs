@@ -33,7 +33,7 @@ pub fn search(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
     async move {
         me.touch()?;
         let pattern = args::string(&a, 0, "pattern")?;
-        let opts = args::object(&a, 1, "opts")?;
+        let opts = args::options(&a, 1, crate::option_keys::SEARCH)?;
         let SearchOptions {
             max_results,
             types,
@@ -90,13 +90,8 @@ struct SearchOptions {
 }
 
 /// `{maxResults?, types?, cold?}`: a positive integer, an array of type-code strings, a
-/// boolean; unknown keys are logged.
+/// boolean.
 fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
-    crate::option_keys::warn_unknown_keys(
-        "opts",
-        opts.keys().map(String::as_str),
-        crate::option_keys::SEARCH,
-    );
     let got = |key: &str| Received::of_json(opts.get(key));
     let max_results = match given(opts, "maxResults") {
         None => json!(DEFAULT_MAX_RESULTS),

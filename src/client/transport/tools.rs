@@ -97,7 +97,7 @@ fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
     if blank {
         return Err(invalid("transportNumber must not be empty".into()));
     }
-    let opts = args::object(a, 1, "opts")?;
+    let opts = args::options(a, 1, crate::option_keys::TRANSPORT_DIFF)?;
     let page_size = opts
         .get("pageSize")
         .filter(|v| !v.is_null())
