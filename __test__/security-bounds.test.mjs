@@ -115,7 +115,7 @@ test('extraCaCerts: a FIFO fails fast with a clear error naming the path', async
   );
   assert.ok(error, 'createAdtLs must fail, not hang');
   assert.equal(error.code, 'ERR_INVALID_ARG_VALUE');
-  assert.equal(error.message, `extraCaCerts: ${fifo} is not a regular file`);
+  assert.equal(error.message, `connection.extraCaCerts[0]: ${fifo} is not a regular file`);
 });
 
 test('extraCaCerts: /dev/zero fails fast instead of being read without bound', async () => {
@@ -130,7 +130,7 @@ test('extraCaCerts: /dev/zero fails fast instead of being read without bound', a
   );
   assert.ok(error, 'createAdtLs must fail');
   assert.equal(error.code, 'ERR_INVALID_ARG_VALUE');
-  assert.equal(error.message, 'extraCaCerts: /dev/zero is not a regular file');
+  assert.equal(error.message, 'connection.extraCaCerts[0]: /dev/zero is not a regular file');
 });
 
 const BAD_TIMEOUTS = [-1, 0, NaN, Infinity, -Infinity, 1e308, 2 ** 31];
