@@ -3,12 +3,14 @@
 // missing and foreign certificates fail cleanly), interactive (openUrl performs the browser's
 // part; both requestLogonInput formats answered via promptField), and custom (an async
 // registrar doing the reentrance itself through driver.setRequestHandler); failing callbacks
-// end in clear errors.
+// end in clear errors. Logon failures are diagnosed: wrong password (401), forbidden (403),
+// unreachable system (connection refused, directly or behind the TLS proxy), each with its
+// code, httpStatus and url.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createAdtLs, bearer, clientCert, interactive, custom } from '../index.js';
+import { createAdtLs, basic, bearer, clientCert, interactive, custom } from '../index.js';
 import { startSapBackend } from '../simulator/lib/sap/index.mjs';
 import { privateCa, issueClientCertSync } from '../simulator/lib/sap/certs.mjs';
 import { tempDir, readTrace, timed } from './helpers.mjs';
@@ -262,5 +264,67 @@ test('a failing openUrl (D5.9) or registrar is reported, never an unhandled reje
     assert.match(r.error.message, c.error, `${name}: ${r.error.message}`);
     if (c.warn) assert.ok(logs.of('warn').includes(c.warn), `${name}: warned`);
     await watch.assertClean(name);
+  }
+});
+
+test('basic logon failures say what happened and what to do: 401, 403, unreachable', async () => {
+  const NOAUTH_PASSWORD = 'Noauth#Pass-2291';
+  const guarded = await startSapBackend({ tls: 'self-signed', users: { DEVELOPER: PASSWORD, NOAUTH: NOAUTH_PASSWORD }, forbiddenUsers: ['NOAUTH'] });
+  const cases = {
+    'wrong password': {
+      systemUrl: guarded.url,
+      auth: basic('DEVELOPER', 'Wrong#Pass-8812'),
+      code: 'ERR_LOGON_FAILED',
+      httpStatus: 401,
+      text: /reentrance logon failed: wrong user or password, or an invalid or expired token: the SAP system refused the logon \(HTTP 401 from https:\/\/localhost:\d+\/sap\/bc\/adt\/core\/http\/reentranceticket\)\. Check the user and password given to basic\(\)/,
+    },
+    forbidden: {
+      systemUrl: guarded.url,
+      auth: basic('NOAUTH', NOAUTH_PASSWORD),
+      code: 'ERR_LOGON_FAILED',
+      httpStatus: 403,
+      text: /reentrance logon failed: the user is not authorised: the SAP system refused access \(HTTP 403 from https:\/\/localhost:\d+\/sap\/bc\/adt\/core\/http\/reentranceticket\)\. Ask the SAP administrator/,
+    },
+    'unreachable behind the TLS proxy (selfSigned)': {
+      systemUrl: 'https://127.0.0.1:1',
+      selfSigned: true,
+      auth: basic('DEVELOPER', PASSWORD),
+      code: 'ERR_LOGON_ERROR',
+      httpStatus: 502,
+      text: /reentrance logon failed: the SAP system could not be reached through the localhost TLS proxy \(HTTP 502 from https:\/\/localhost:\d+\/sap\/bc\/adt\/core\/http\/reentranceticket\)\. Check connection\.systemUrl, connection\.forwardProxy/,
+    },
+    unreachable: {
+      systemUrl: 'https://127.0.0.1:1',
+      auth: basic('DEVELOPER', PASSWORD),
+      code: 'ERR_LOGON_ERROR',
+      httpStatus: undefined,
+      text: /reentrance logon failed: the SAP system is unreachable: 127\.0\.0\.1:1 refused the connection \(https:\/\/127\.0\.0\.1:1\/sap\/bc\/adt\/core\/http\/reentranceticket\)\. Check the host and port in connection\.systemUrl/,
+    },
+  };
+  try {
+    for (const [name, c] of Object.entries(cases)) {
+      const watch = leakWatch(assert);
+      const selfSigned = c.selfSigned ?? c.systemUrl === guarded.url;
+      const r = await timed(
+        createAdtLs({
+          adtLs: installedAdtLs({ ADTLS_SIM_LOGON_TIMEOUT_MS: SHORT_LOGON_MS, ...watch.env }),
+          connection: { systemUrl: c.systemUrl, selfSigned },
+          auth: c.auth,
+          ...CLIENT_BOUNDS,
+        }),
+      );
+      assert.equal(r.ok, false, `${name}: connected anyway`);
+      assert.match(r.error.message, NOT_CONNECTED, `${name}: ${r.error.message}`);
+      assert.match(r.error.message, c.text, `${name}: ${r.error.message}`);
+      assert.equal(r.error.code, c.code, `${name}: code (${r.error.message})`);
+      assert.equal(r.error.httpStatus, c.httpStatus, `${name}: httpStatus`);
+      assert.equal(r.error.destination, 'ADTLS', `${name}: destination`);
+      assert.match(r.error.url ?? '', /^https:\/\/[^@?]+\/sap\/bc\/adt\/core\/http\/reentranceticket$/, `${name}: url detail without userinfo or query`);
+      assertNoSecrets(assert, r.error.message, { ...secrets, noauth: NOAUTH_PASSWORD }, `${name} error`);
+      await watch.assertClean(name);
+    }
+    assert.equal(guarded.control.lastTicketRequest.status, 403);
+  } finally {
+    await guarded.close();
   }
 });

@@ -98,9 +98,70 @@ test('a self-signed backend without selfSigned fails: PKIX in adt-ls, certificat
     if (name === 'basic') {
       const warn = logs.of('warn').find((w) => w.startsWith('reentrance logon failed: '));
       assert.match(warn, /certificate|UnknownIssuer|NotValidForName|invalid peer/i, warn);
+      // The diagnosis: which certificate, why, and the options that fix it.
+      const host = new URL(selfSignedSap.url).host;
+      assert.ok(
+        r.error.message.includes(`reentrance logon failed: the certificate of ${host} was not trusted: it is issued by an unknown certificate authority`),
+        r.error.message,
+      );
+      assert.match(r.error.message, /connection\.selfSigned: true.*connection\.extraCaCerts/, r.error.message);
+      assert.ok(r.error.url?.startsWith(`${selfSignedSap.url}/sap/bc/adt/core/http/reentranceticket`), `url detail: ${r.error.url}`);
+      assert.equal(r.error.url.includes('?'), false, 'no query in the url detail');
+    } else {
+      // adt-ls's own (Java) trust failure keeps the reference text and gains the fix.
+      assert.match(r.error.message, /not trusted by adt-ls's Java runtime: set connection\.selfSigned: true .* connection\.extraCaCerts\.$/, r.error.message);
     }
     assertNoSecrets(assert, r.error.message, secrets, `${name} error`);
     await watch.assertClean(name);
+  }
+});
+
+test('an expired certificate or one for another host name: ERR_TLS_CERT_UNTRUSTED saying why, pointing at the option', async () => {
+  const cases = {
+    expired: { tls: 'private-ca-expired', why: 'it has expired', fix: /connection\.selfSigned: true accepts it/ },
+    'wrong host': { tls: 'private-ca-wrong-host', why: 'it is not valid for this host name', fix: /host name the certificate was issued for in connection\.systemUrl/ },
+  };
+  for (const [name, c] of Object.entries(cases)) {
+    const backend = await startSapBackend({ tls: c.tls });
+    try {
+      const ca = tempFile(`ca-${c.tls}.pem`, backend.caCertPem);
+      const watch = leakWatch(assert);
+      const { opts } = options({ systemUrl: backend.url, extraCaCerts: [ca] }, basic('DEVELOPER', PASSWORD), { ADTLS_SIM_LOGON_TIMEOUT_MS: SHORT_LOGON_MS, ...watch.env });
+      const r = await timed(createAdtLs(opts));
+      assert.equal(r.ok, false, `${name}: connected to an untrusted backend`);
+      assert.match(r.error.message, NOT_CONNECTED, `${name}: ${r.error.message}`);
+      assert.equal(r.error.code, 'ERR_TLS_CERT_UNTRUSTED', `${name}: code (${r.error.message})`);
+      const host = new URL(backend.url).host;
+      assert.ok(r.error.message.includes(`reentrance logon failed: the certificate of ${host} was not trusted: ${c.why}`), `${name}: ${r.error.message}`);
+      assert.match(r.error.message, c.fix, `${name}: ${r.error.message}`);
+      assert.equal(typeof r.error.url, 'string', `${name}: url detail`);
+      assertNoSecrets(assert, r.error.message, secrets, `${name} error`);
+      await watch.assertClean(name);
+    } finally {
+      await backend.close();
+    }
+  }
+});
+
+test('extraCaCerts error paths: a missing file, a file without a certificate, a directory', async () => {
+  const notPem = tempFile('not-a-certificate.pem', 'hello, I am no certificate');
+  const dir = tempDir('adt-ls-native-ca-dir-');
+  const missing = join(dir.dir, 'missing-ca.pem');
+  const cases = [
+    { file: missing, code: 'ENOENT', message: `connection.extraCaCerts[1]: read ${missing}: ` },
+    { file: notPem, code: 'ERR_INVALID_ARG', message: `connection.extraCaCerts[1]: ${notPem}: no certificate found (expected PEM "-----BEGIN CERTIFICATE-----" blocks or one DER certificate)` },
+    { file: dir.dir, code: 'ERR_INVALID_ARG_VALUE', message: `connection.extraCaCerts[1]: ${dir.dir} is not a regular file` },
+  ];
+  try {
+    for (const c of cases) {
+      const { opts } = options({ systemUrl: privateCaSap.url, extraCaCerts: [caFile, c.file] });
+      const r = await timed(createAdtLs(opts));
+      assert.equal(r.ok, false, `${c.file}: connected anyway`);
+      assert.equal(r.error.code, c.code, `${c.file}: ${r.error.message}`);
+      assert.ok(r.error.message.startsWith(c.message), `${c.file}: ${r.error.message}`);
+    }
+  } finally {
+    dir.cleanup();
   }
 });
 

@@ -488,21 +488,22 @@ test('current capabilities: every MCP call of the 11 lifecycle/transport methods
   await client.lifecycle.delete({ name, objectType: 'CLAS/OC' });
 });
 
-test('malformed arguments reject with ERR_INVALID_ARG (never a synchronous throw)', async () => {
+test('malformed arguments reject with ERR_INVALID_ARG_TYPE naming the argument (never a synchronous throw)', async () => {
   for (const [call, message] of [
-    [() => client.source.read(), 'name must be a string'],
-    [() => client.lifecycle.activate({ name: 'ZCL_TEST' }), 'objectType must be a string'],
-    [() => client.lifecycle.update({ ...ZCL_TEST }), 'source must be a string'],
-    [() => client.navigation.goToDefinition(ZCL_TEST, { line: '3', character: 1 }), 'locator.line must be a number'],
-    [() => client.navigation.completion(ZCL_TEST, { symbol: 'add' }, { maxItems: 'all' }), 'maxItems must be a number'],
-    [() => client.quality.runAtc(ZCL_TEST, { timeoutMs: '1s' }), 'timeoutMs must be a number'],
+    [() => client.source.read(), 'ref must be an object, received undefined'],
+    [() => client.lifecycle.activate({ name: 'ZCL_TEST' }), 'ref.objectType must be a string, received undefined'],
+    [() => client.lifecycle.update({ ...ZCL_TEST }), 'ref.source must be a string, received undefined'],
+    [() => client.navigation.goToDefinition(ZCL_TEST, { line: '3', character: 1 }), "locator.line must be a number, received type string ('3')"],
+    [() => client.navigation.completion(ZCL_TEST, { symbol: 'add' }, { maxItems: 'all' }), "opts.maxItems must be a number, received type string ('all')"],
+    [() => client.quality.runAtc(ZCL_TEST, { timeoutMs: '1s' }), "opts.timeoutMs must be a number, received type string ('1s')"],
   ]) {
     let promise;
     assert.doesNotThrow(() => {
       promise = call();
     });
     const error = await rejection(assert, promise);
-    assert.equal(error.code, 'ERR_INVALID_ARG');
+    assert.equal(error.code, 'ERR_INVALID_ARG_TYPE');
+    assert.ok(error instanceof TypeError, 'a TypeError, as Node');
     assert.equal(error.message, message);
   }
 });

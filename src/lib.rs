@@ -15,6 +15,7 @@ pub mod auth;
 pub mod client;
 pub mod debug_env;
 
+pub mod arg_error;
 pub mod discovery;
 pub mod doctor;
 pub mod driver;
@@ -24,6 +25,7 @@ pub mod identity;
 pub mod log;
 pub mod lsp;
 pub mod mcp;
+pub mod option_keys;
 pub mod option_values;
 pub mod process;
 pub mod redact;

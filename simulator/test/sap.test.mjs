@@ -584,3 +584,38 @@ for (const [label, entry] of [
     child.kill('SIGKILL');
   }
 });
+
+describe('fault knobs for logon diagnoses', () => {
+  test('forbiddenUsers: valid credentials of a listed user get 403 and no ticket; others still 307', async () => {
+    const backend = await startSapBackend({ tls: 'private-ca', users: USERS, forbiddenUsers: ['alice'] });
+    try {
+      const denied = await rawRequest(ticketUrl(backend), { ca: backend.caCertPem, headers: { authorization: basic('ALICE', 'alice-pw') } });
+      assert.equal(denied.status, 403, denied.text);
+      assert.equal(denied.headers.location, undefined);
+      assert.match(denied.text, /No authorization for ADT/);
+      assert.equal(backend.control.lastTicketRequest.status, 403);
+      assert.ok(await fetchTicket(backend), 'DEVELOPER still gets a ticket');
+    } finally {
+      await backend.close();
+    }
+  });
+
+  test('private-ca-expired and private-ca-wrong-host: the CA is right, the leaf is not', async () => {
+    for (const [tls, reason] of [
+      ['private-ca-expired', /expired/i],
+      ['private-ca-wrong-host', /altnames|Host: 127\.0\.0\.1|not in the cert/i],
+    ]) {
+      const backend = await startSapBackend({ tls, users: USERS });
+      try {
+        const leaf = new (await import('node:crypto')).X509Certificate(backend.certPem);
+        if (tls === 'private-ca-expired') assert.ok(new Date(leaf.validTo) < new Date(), `${tls}: validTo ${leaf.validTo}`);
+        else assert.equal(leaf.subjectAltName, 'DNS:other.sim.internal');
+        await assert.rejects(rawRequest(ticketUrl(backend), { ca: backend.caCertPem }), reason, tls);
+        const ok = await rawRequest(ticketUrl(backend), { insecure: true, headers: { authorization: basic('DEVELOPER', PASSWORD) } });
+        assert.equal(ok.status, 307, `${tls}: the backend itself works`);
+      } finally {
+        await backend.close();
+      }
+    }
+  });
+});

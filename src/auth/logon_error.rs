@@ -1,10 +1,21 @@
-//! Stable codes for logon failures. The messages stay byte-for-byte as they are (0.5.0 code
-//! may match on their prefixes); this only gives each failure a `code` and, where the text
-//! names one, the HTTP status as the `httpStatus` detail. Classification reads the engine's
-//! own message words (`(status 401)`, rustls' `invalid peer certificate`), which this crate
-//! writes itself, so no error-chain downcasting across reqwest/rustls versions is needed.
+//! Stable codes and diagnoses for logon failures. Each failure gets a `code`, the HTTP status
+//! as the `httpStatus` detail and the URL (no userinfo, no query) as `url` where the text
+//! names them; a failure of our own reentrance flow (message prefix `reentrance logon failed:
+//! ` / `bearer reentrance logon failed: `, kept for code that matches on it) is reworded from
+//! the mechanism (`no redirect Location (status 401)`, `invalid peer certificate:
+//! UnknownIssuer`) into what happened and what to do ([`super::logon_diagnosis`]); the
+//! mechanism is logged at debug. Classification reads the engine's own message words, which
+//! this crate writes itself, so no error-chain downcasting across reqwest/rustls versions is
+//! needed.
 
+use super::logon_diagnosis::{diagnose, java_trust_hint};
 use crate::error::{codes, Error};
+
+/// Prefixes of the reentrance flow's failures (kept in the diagnosed message).
+const REENTRANCE_PREFIXES: &[&str] = &[
+    "bearer reentrance logon failed: ",
+    "reentrance logon failed: ",
+];
 
 /// Give a failed logon its code: TLS trust (`ERR_TLS_CERT_UNTRUSTED`), other TLS (`ERR_TLS`),
 /// refused by the system (`ERR_LOGON_FAILED`, with `httpStatus`), anything else
@@ -25,7 +36,21 @@ pub fn classify_or(e: Error, fallback: &str) -> Error {
     } else {
         fallback
     };
-    let e = e.or_code(code);
+    let mut e = e.or_code(code);
+    if let Some(prefix) = REENTRANCE_PREFIXES
+        .iter()
+        .find(|p| e.message.starts_with(**p))
+    {
+        if let Some(d) = diagnose(&e.message[prefix.len()..], status) {
+            crate::log::debug(format!("logon failure mechanism: {}", e.message));
+            e.message = format!("{prefix}{}", d.text);
+            if let Some(url) = d.url {
+                e = e.with_detail("url", url);
+            }
+        }
+    } else if let Some(hint) = java_trust_hint(&e.message) {
+        e.message = format!("{} {hint}", e.message);
+    }
     match status {
         Some(s) => e.with_detail("httpStatus", s),
         None => e,
@@ -60,13 +85,39 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn wrong_password_is_a_refused_logon_with_its_status() {
+    fn wrong_password_is_a_refused_logon_with_its_status_and_url() {
         let e = classify(Error::new(
-            "reentrance logon failed: reentrance: no redirect Location (status 401) from https://h/x",
+            "reentrance logon failed: reentrance: no redirect Location (status 401) from https://h/x?redirect-url=y",
         ));
         assert!(e.has_code(codes::LOGON_FAILED));
-        assert_eq!(e.details(), vec![("httpStatus", json!(401))]);
-        assert!(e.message.starts_with("reentrance logon failed: "));
+        assert_eq!(
+            e.details(),
+            vec![("url", json!("https://h/x")), ("httpStatus", json!(401))]
+        );
+        assert!(
+            e.message
+                .starts_with("reentrance logon failed: wrong user or password"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains("HTTP 401 from https://h/x"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn java_trust_failures_get_a_hint_and_keep_the_reference_text() {
+        let text = "Logon to ADTLS did not reach 'connected' (disconnected: PKIX path building failed: x).";
+        let e = classify_or(Error::new(text), codes::LOGON_FAILED);
+        assert!(e.has_code(codes::TLS_CERT));
+        assert!(e.message.starts_with(text), "{}", e.message);
+        assert!(
+            e.message.contains("connection.extraCaCerts"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod destinations;
 pub mod interactive;
+pub mod logon_diagnosis;
 pub mod logon_error;
 pub mod logon_input;
 pub mod logon_url;

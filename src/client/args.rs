@@ -1,6 +1,8 @@
 //! Reading a JS call's arguments (already JSON) into what a method needs, with the errors a
-//! caller should see for a wrong type. `None` stands for `undefined`.
+//! caller should see for a wrong type (Node's style, [`crate::arg_error`]: `pattern must be a
+//! string, received type number (42)`, `ERR_INVALID_ARG_TYPE`). `None` stands for `undefined`.
 
+use crate::arg_error::{type_error, Received};
 use crate::error::{codes, Error, Result};
 use serde_json::{Map, Value};
 
@@ -15,7 +17,16 @@ pub fn arg(args: &Args, i: usize) -> Option<&Value> {
 pub fn string(args: &Args, i: usize, name: &str) -> Result<String> {
     match arg(args, i) {
         Some(Value::String(s)) => Ok(s.clone()),
-        _ => Err(invalid(format!("{name} must be a string"))),
+        other => Err(type_error(name, "a string", &Received::of_json(other))),
+    }
+}
+
+/// An optional string argument (absent or null -> `None`).
+pub fn opt_string(args: &Args, i: usize, name: &str) -> Result<Option<String>> {
+    match arg(args, i) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        other => Err(type_error(name, "a string", &Received::of_json(other))),
     }
 }
 
@@ -24,10 +35,54 @@ pub fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
     match arg(args, i) {
         None | Some(Value::Null) => Ok(Map::new()),
         Some(Value::Object(m)) => Ok(m.clone()),
-        Some(_) => Err(invalid(format!("{name} must be an object"))),
+        other => Err(type_error(name, "an object", &Received::of_json(other))),
     }
 }
 
+/// An optional options object (as [`object`], named `opts`) whose keys are checked against
+/// `known`: an unknown key is logged as a warning with the closest known one.
+pub fn options(args: &Args, i: usize, known: &[&str]) -> Result<Map<String, Value>> {
+    let map = object(args, i, "opts")?;
+    crate::option_keys::warn_unknown_keys("opts", map.keys().map(String::as_str), known);
+    Ok(map)
+}
+
+/// A required object argument (absent, null or another type: a type error).
+pub fn required_object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
+    match arg(args, i) {
+        Some(Value::Object(m)) => Ok(m.clone()),
+        other => Err(type_error(name, "an object", &Received::of_json(other))),
+    }
+}
+
+/// `ERR_INVALID_ARG`: an argument the method cannot use (the message says why).
 pub fn invalid(message: String) -> Error {
     Error::coded(codes::INVALID_ARG, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wrong_types_name_the_argument_and_what_was_given() {
+        let a: Args = vec![Some(json!(42)), Some(json!("x")), None];
+        let e = string(&a, 0, "pattern").unwrap_err();
+        assert!(e.has_code(codes::INVALID_ARG_TYPE));
+        assert_eq!(
+            e.message,
+            "pattern must be a string, received type number (42)"
+        );
+        let e = object(&a, 1, "opts").unwrap_err();
+        assert_eq!(
+            e.message,
+            "opts must be an object, received type string ('x')"
+        );
+        assert!(object(&a, 2, "opts").unwrap().is_empty());
+        let e = required_object(&a, 2, "ref").unwrap_err();
+        assert_eq!(e.message, "ref must be an object, received undefined");
+        assert_eq!(opt_string(&a, 2, "x").unwrap(), None);
+        assert!(opt_string(&a, 0, "x").is_err());
+    }
 }

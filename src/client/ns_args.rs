@@ -3,7 +3,6 @@
 //! copying a caller's value through untouched, and printing a number the way a JS template
 //! literal does.
 
-use super::args::invalid;
 use crate::error::Result;
 use serde_json::{Map, Value};
 
@@ -27,7 +26,11 @@ pub fn number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
     match given(map, key) {
         None => Ok(None),
         Some(Value::Number(n)) => Ok(n.as_f64()),
-        Some(_) => Err(invalid(format!("{key} must be a number"))),
+        other => Err(crate::arg_error::type_error(
+            &format!("opts.{key}"),
+            "a number",
+            &crate::arg_error::Received::of_json(other),
+        )),
     }
 }
 

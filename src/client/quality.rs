@@ -20,9 +20,10 @@ const UNIT_HINT: &str = "the unit-test run did not finish.";
 async fn resolve_with_opts(
     client: &Client,
     a: &Args,
+    known: &[&str],
 ) -> Result<(String, serde_json::Map<String, Value>)> {
     let uri = resolve_target(client, a).await?.uri;
-    Ok((uri, args::object(a, 1, "opts")?))
+    Ok((uri, args::options(a, 1, known)?))
 }
 
 /// `listAtcVariants(ref, {query?})`: a blank query asks for `*` (the backend rejects empty).
@@ -32,7 +33,7 @@ pub fn list_atc_variants(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, crate::option_keys::ATC_VARIANTS).await?;
         let query = string(&opts, "query")
             .filter(|q| !q.trim().is_empty())
             .unwrap_or("*");
@@ -48,7 +49,7 @@ pub fn list_atc_variants(
 pub fn run_atc(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, crate::option_keys::RUN_ATC).await?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(ATC_TIMEOUT_MS);
         let params =
             json!({"objectUri": uri, "checkVariant": or(&opts, "checkVariant", json!(""))});
@@ -69,7 +70,7 @@ pub fn run_unit_tests_with_coverage(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, crate::option_keys::COVERAGE).await?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(UNIT_TIMEOUT_MS);
         let request = me.active_request_within(
             "adtLs/abapUnit/runTests",

@@ -4,12 +4,14 @@
 
 use super::args::{self, Args};
 use super::connect_session::{has_references, revive_if_dead};
+use super::ns_args::{given, js_number};
 use super::Client;
+use crate::arg_error::{type_error, Received};
 use crate::error::{Error, Result};
 use crate::resilience::classify::is_transient_cold_error;
 use crate::resilience::cold::{with_cold_retry, ColdRetry};
 use crate::resilience::wrappers::{search_with_revive, Revive};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -31,15 +33,19 @@ pub fn search(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
     async move {
         me.touch()?;
         let pattern = args::string(&a, 0, "pattern")?;
-        let opts = args::object(&a, 1, "opts")?;
+        let opts = args::options(&a, 1, crate::option_keys::SEARCH)?;
+        let SearchOptions {
+            max_results,
+            types,
+            cold,
+        } = search_options(&opts)?;
         let dest = me.dest()?;
         let params = json!({
             "destination": dest,
             "pattern": pattern,
-            "maxResults": opts.get("maxResults").filter(|v| !v.is_null()).cloned().unwrap_or(json!(DEFAULT_MAX_RESULTS)),
-            "types": opts.get("types").filter(|v| !v.is_null()).cloned().unwrap_or(json!([])),
+            "maxResults": max_results,
+            "types": types,
         });
-        let cold = opts.get("cold").and_then(Value::as_bool).unwrap_or(false);
         let revive = revive_fn(&me);
         let result = search_with_revive(
             revive.as_ref(),
@@ -74,6 +80,63 @@ pub fn search(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
         }
         Ok(result)
     }
+}
+
+/// The checked options of `search`.
+struct SearchOptions {
+    max_results: Value,
+    types: Value,
+    cold: bool,
+}
+
+/// `{maxResults?, types?, cold?}`: a positive integer, an array of type-code strings, a
+/// boolean.
+fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
+    let got = |key: &str| Received::of_json(opts.get(key));
+    let max_results = match given(opts, "maxResults") {
+        None => json!(DEFAULT_MAX_RESULTS),
+        Some(Value::Number(n)) => {
+            let n = n.as_f64().unwrap_or(f64::NAN);
+            crate::arg_error::count("opts.maxResults", n, 1.0)?;
+            js_number(n)
+        }
+        Some(_) => {
+            return Err(type_error(
+                "opts.maxResults",
+                "a number",
+                &got("maxResults"),
+            ))
+        }
+    };
+    let types = match given(opts, "types") {
+        None => json!([]),
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if !item.is_string() {
+                    let at = format!("opts.types[{i}]");
+                    return Err(type_error(&at, "a string", &Received::of_json(Some(item))));
+                }
+            }
+            Value::Array(items.clone())
+        }
+        Some(_) => {
+            return Err(type_error(
+                "opts.types",
+                "an array of ADT type codes such as ['CLAS/OC']",
+                &got("types"),
+            ))
+        }
+    };
+    let cold = match given(opts, "cold") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(type_error("opts.cold", "a boolean", &got("cold"))),
+    };
+    Ok(SearchOptions {
+        max_results,
+        types,
+        cold,
+    })
 }
 
 /// `getUsers()`: `users ?? []`.

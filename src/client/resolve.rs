@@ -27,11 +27,16 @@ pub struct ObjectRef {
 }
 
 impl ObjectRef {
-    /// Read `{name, objectType}` from an options object.
-    pub fn from_map(map: &Map<String, Value>) -> Result<ObjectRef> {
+    /// Read `{name, objectType}` from an options object, naming the fields `<path>.name` /
+    /// `<path>.objectType` in errors.
+    pub fn from_map_at(map: &Map<String, Value>, path: &str) -> Result<ObjectRef> {
         let field = |key: &str| match map.get(key) {
             Some(Value::String(s)) => Ok(s.clone()),
-            _ => Err(invalid(format!("{key} must be a string"))),
+            other => Err(crate::arg_error::type_error(
+                &format!("{path}.{key}"),
+                "a string",
+                &crate::arg_error::Received::of_json(other),
+            )),
         };
         Ok(ObjectRef {
             name: field("name")?,
@@ -41,8 +46,8 @@ impl ObjectRef {
 
     /// Argument `i` as an object ref, with the whole object for the method's other options.
     pub fn arg(a: &Args, i: usize) -> Result<(ObjectRef, Map<String, Value>)> {
-        let map = args::object(a, i, "ref")?;
-        Ok((ObjectRef::from_map(&map)?, map))
+        let map = args::required_object(a, i, "ref")?;
+        Ok((ObjectRef::from_map_at(&map, "ref")?, map))
     }
 }
 
@@ -229,7 +234,7 @@ mod tests {
     fn refs_need_two_strings() {
         let m = json!({"name": "X", "objectType": "CLAS/OC"});
         assert_eq!(
-            ObjectRef::from_map(m.as_object().unwrap()).unwrap(),
+            ObjectRef::from_map_at(m.as_object().unwrap(), "ref").unwrap(),
             ObjectRef {
                 name: "X".into(),
                 object_type: "CLAS/OC".into()
@@ -237,10 +242,10 @@ mod tests {
         );
         let bad = json!({"name": "X"});
         assert_eq!(
-            ObjectRef::from_map(bad.as_object().unwrap())
+            ObjectRef::from_map_at(bad.as_object().unwrap(), "ref")
                 .unwrap_err()
                 .message,
-            "objectType must be a string"
+            "ref.objectType must be a string, received undefined"
         );
     }
 }

@@ -146,7 +146,7 @@ pub fn get_service_info(
     async move {
         let dest = me.begin()?;
         let name = binding_name(&a)?;
-        let opts = args::object(&a, 1, "opts")?;
+        let opts = args::options(&a, 1, crate::option_keys::SERVICE_INFO)?;
         let wanted = opts
             .get("service")
             .and_then(Value::as_str)

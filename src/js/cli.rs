@@ -2,14 +2,26 @@
 //! runtime's name, version, platform and arch, and forwards to [`crate::doctor`], which
 //! prints and resolves the exit status.
 
+use super::checked;
+use super::driver::rejected;
 use super::errors::coded;
+use crate::arg_error;
 use crate::doctor::{self, RuntimeInfo};
 use napi::bindgen_prelude::*;
 
 /// Run the `adt-ls-native` command line (`doctor`, `--help`); prints to stdout/stderr and
 /// resolves the exit status (0 ok, 1 something would fail, 2 usage error).
 #[napi(ts_args_type = "argv: string[]", ts_return_type = "Promise<number>")]
-pub fn run_cli(env: Env, argv: Vec<String>) -> Result<AsyncBlock<i32>> {
+pub fn run_cli(env: Env, argv: Unknown) -> Result<AsyncBlock<i32>> {
+    let argv = match checked::opt_strings(&env, Some(argv), "argv") {
+        Ok(Some(argv)) => argv,
+        Ok(None) => {
+            let received = checked::received(&env, Some(&argv));
+            let e = arg_error::type_error("argv", "an array of strings", &received);
+            return rejected(&env, e);
+        }
+        Err(e) => return rejected(&env, e),
+    };
     let host = super::host::capture(&env);
     let runtime = runtime_info(&env);
     coded(

@@ -4,6 +4,7 @@
 //! ([`crate::client::registry`]; functions close over the client, so they also work
 //! detached: `const { search } = client.repository`). Only the conversions live here.
 
+use super::checked;
 use super::errors::coded;
 use super::json;
 use super::strategies;
@@ -11,6 +12,7 @@ use super::timeouts::timeout_prop;
 use super::values::Json;
 use crate::client::{Args, Client, ClientOptions, ConnectionOptions, Health, Probe};
 use crate::error::{codes, Error as EngineError};
+use crate::option_keys;
 use napi::bindgen_prelude::*;
 use napi::JsValue;
 use serde_json::Value;
@@ -51,7 +53,8 @@ use std::path::PathBuf;
     ts_args_type = "opts: CreateAdtLsOptions",
     ts_return_type = "Promise<AdtLsClient>"
 )]
-pub fn create_adt_ls(env: Env, opts: Option<Unknown>) -> Result<AsyncBlock<ClientObject>> {
+pub fn create_adt_ls(env: Env, opts: Unknown) -> Result<AsyncBlock<ClientObject>> {
+    let opts = Some(opts);
     let options = match client_options(&env, opts) {
         Ok(o) => o,
         Err(e) => {
@@ -162,62 +165,27 @@ fn health_json(h: &Health) -> Value {
     Value::Object(out)
 }
 
-/// `CreateAdtLsOptions` to engine options. `auth` may be a strategy made by our factories or
-/// any object with the strategy shape.
+/// `CreateAdtLsOptions` to engine options, every value checked through [`checked`] with its
+/// option path; unknown keys are logged as warnings. `auth` may be a strategy made by our
+/// factories or any object with the strategy shape.
 fn client_options(
     env: &Env,
     opts: Option<Unknown>,
 ) -> std::result::Result<ClientOptions, EngineError> {
-    let invalid = |m: String| EngineError::coded(codes::INVALID_ARG, m);
     let mut o = ClientOptions {
         host: Some(super::host::capture(env)),
         ..ClientOptions::default()
     };
-    let Some(opts) = opts else { return Ok(o) };
-    if !matches!(opts.get_type(), Ok(ValueType::Object)) {
+    let Some(obj) = checked::opt_object(env, opts, "opts")? else {
         return Ok(o);
-    }
-    let obj = opts
-        .coerce_to_object()
-        .map_err(|e| invalid(e.reason.clone()))?;
-    let auth = obj
-        .get::<Unknown>("auth")
-        .map_err(|e| invalid(e.reason.clone()))?;
-    if let Some(auth) = auth.filter(|a| matches!(a.get_type(), Ok(ValueType::Object))) {
+    };
+    checked::warn_unknown_keys(&obj, "", option_keys::CREATE_ADT_LS);
+    let prop = |key: &str| checked::property(&obj, key);
+    if let Some(auth) = prop("auth").filter(|a| !is_nullish(a)) {
         o.auth = Some(strategies::from_js(env, auth)?);
     }
-    // Everything else is plain data: read it as JSON.
-    let data = json::from_js(env, opts)
-        .map_err(|e| invalid(e.reason.clone()))?
-        .unwrap_or(Value::Null);
-    if let Some(adt) = data.get("adtLs") {
-        o.adt_ls_path = adt.get("path").and_then(Value::as_str).map(str::to_string);
-        o.extra_args = strings(adt.get("extraArgs"));
-        if let Some(Value::Object(env_map)) = adt.get("extraEnv") {
-            o.extra_env = env_map
-                .iter()
-                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
-                .collect();
-        }
-    }
-    // Timeouts from the JS values themselves (JSON would turn NaN/Infinity into null).
-    if let Some(adt) = obj
-        .get::<Unknown>("adtLs")
-        .ok()
-        .flatten()
-        .filter(|a| matches!(a.get_type(), Ok(ValueType::Object)))
-    {
-        let adt = adt
-            .coerce_to_object()
-            .map_err(|e| invalid(e.reason.clone()))?;
-        let start = "adtLs.startTimeoutMs";
-        if let Some(ms) = timeout_prop(env, &adt, "startTimeoutMs", start)? {
-            o.start_timeout = ms;
-        }
-        let request = "adtLs.requestTimeoutMs";
-        if let Some(ms) = timeout_prop(env, &adt, "requestTimeoutMs", request)? {
-            o.request_timeout = ms;
-        }
+    if let Some(adt) = checked::opt_object(env, prop("adtLs"), "adtLs")? {
+        adt_ls_options(env, &adt, &mut o)?;
     }
     if let Some(ms) = timeout_prop(env, &obj, "mcpTimeoutMs", "mcpTimeoutMs")? {
         o.mcp_timeout = ms;
@@ -225,77 +193,115 @@ fn client_options(
     if let Some(ms) = timeout_prop(env, &obj, "logonTimeoutMs", "logonTimeoutMs")? {
         o.logon_timeout = ms;
     }
-    if let Some(c) = data.get("connection").filter(|c| c.is_object()) {
-        o.connection = Some(connection(c)?);
+    if let Some(c) = checked::opt_object(env, prop("connection"), "connection")? {
+        o.connection = Some(connection(env, &c)?);
     }
-    o.destination_id = data
-        .get("destinationId")
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    if let Some(port) = data.get("mcpPort").and_then(Value::as_f64) {
-        o.mcp_port = port as i64;
+    o.destination_id = checked::opt_string(env, prop("destinationId"), "destinationId")?;
+    if let Some(port) = checked::opt_port(env, prop("mcpPort"), "mcpPort")? {
+        o.mcp_port = i64::from(port);
     }
-    match data.get("keepAlive") {
-        Some(Value::Bool(k)) => o.keep_alive = *k,
-        Some(Value::Object(_)) => {
+    match prop("keepAlive").filter(|k| !is_nullish(k)) {
+        None => {}
+        Some(k) if matches!(k.get_type(), Ok(ValueType::Boolean)) => {
+            o.keep_alive = checked::opt_bool(env, Some(k), "keepAlive")?.unwrap_or(true);
+        }
+        Some(k) => {
+            let Some(keep_alive) = checked::opt_object(env, Some(k), "keepAlive")
+                .map_err(|_| type_error(env, &k, "keepAlive", "a boolean or { intervalMs }"))?
+            else {
+                return Ok(o);
+            };
+            checked::warn_unknown_keys(&keep_alive, "keepAlive", option_keys::KEEP_ALIVE);
             o.keep_alive = true;
-            if let Some(Ok(keep_alive)) = obj.get::<Object>("keepAlive").transpose() {
-                if let Some(ms) =
-                    timeout_prop(env, &keep_alive, "intervalMs", "keepAlive.intervalMs")?
-                {
-                    o.keep_alive_interval = ms;
-                }
+            if let Some(ms) = timeout_prop(env, &keep_alive, "intervalMs", "keepAlive.intervalMs")?
+            {
+                o.keep_alive_interval = ms;
             }
         }
-        _ => {}
     }
     Ok(o)
 }
 
-fn connection(c: &Value) -> std::result::Result<ConnectionOptions, EngineError> {
-    let system_url = c.get("systemUrl").and_then(Value::as_str).ok_or_else(|| {
-        EngineError::coded(codes::INVALID_ARG, "connection.systemUrl must be a string")
-    })?;
-    let forward_proxy = c.get("forwardProxy").and_then(|fp| {
-        let host = fp.get("host")?.as_str()?.to_string();
-        let port = fp.get("port")?.as_f64()? as u16;
-        Some((host, port))
-    });
-    let probe = c.get("probe").and_then(|p| {
-        let pattern = p.get("pattern")?.as_str()?.to_string();
-        let types = match p.get("types") {
-            Some(t) => strings(Some(t)),
-            None => Vec::new(),
+fn is_nullish(v: &Unknown) -> bool {
+    matches!(v.get_type(), Ok(ValueType::Undefined | ValueType::Null))
+}
+
+fn type_error(env: &Env, v: &Unknown, path: &str, expected: &str) -> EngineError {
+    crate::arg_error::type_error(path, expected, &checked::received(env, Some(v)))
+}
+
+/// `adtLs: { path, extraArgs, extraEnv, startTimeoutMs, requestTimeoutMs }`.
+fn adt_ls_options(
+    env: &Env,
+    adt: &Object,
+    o: &mut ClientOptions,
+) -> std::result::Result<(), EngineError> {
+    checked::warn_unknown_keys(adt, "adtLs", option_keys::ADT_LS);
+    let prop = |key: &str| checked::property(adt, key);
+    o.adt_ls_path = checked::opt_string(env, prop("path"), "adtLs.path")?;
+    o.extra_args =
+        checked::opt_strings(env, prop("extraArgs"), "adtLs.extraArgs")?.unwrap_or_default();
+    o.extra_env =
+        checked::opt_string_map(env, prop("extraEnv"), "adtLs.extraEnv")?.unwrap_or_default();
+    if let Some(ms) = timeout_prop(env, adt, "startTimeoutMs", "adtLs.startTimeoutMs")? {
+        o.start_timeout = ms;
+    }
+    if let Some(ms) = timeout_prop(env, adt, "requestTimeoutMs", "adtLs.requestTimeoutMs")? {
+        o.request_timeout = ms;
+    }
+    Ok(())
+}
+
+/// `connection: ConnectionOptions`.
+fn connection(env: &Env, c: &Object) -> std::result::Result<ConnectionOptions, EngineError> {
+    checked::warn_unknown_keys(c, "connection", option_keys::CONNECTION);
+    let prop = |key: &str| checked::property(c, key);
+    let system_url = checked::string(env, prop("systemUrl"), "connection.systemUrl")?;
+    let forward_proxy =
+        match checked::opt_object(env, prop("forwardProxy"), "connection.forwardProxy")? {
+            Some(fp) => {
+                let path = "connection.forwardProxy";
+                checked::warn_unknown_keys(&fp, path, option_keys::FORWARD_PROXY);
+                let host =
+                    checked::string(env, checked::property(&fp, "host"), &format!("{path}.host"))?;
+                let port_path = format!("{path}.port");
+                let port = checked::number(env, checked::property(&fp, "port"), &port_path)?;
+                Some((host, crate::arg_error::port(&port_path, port)?))
+            }
+            None => None,
         };
-        Some(Probe { pattern, types })
-    });
+    let probe = match checked::opt_object(env, prop("probe"), "connection.probe")? {
+        Some(p) => {
+            checked::warn_unknown_keys(&p, "connection.probe", option_keys::PROBE);
+            let pattern = checked::string(
+                env,
+                checked::property(&p, "pattern"),
+                "connection.probe.pattern",
+            )?;
+            let types = checked::opt_strings(
+                env,
+                checked::property(&p, "types"),
+                "connection.probe.types",
+            )?;
+            Some(Probe {
+                pattern,
+                types: types.unwrap_or_default(),
+            })
+        }
+        None => None,
+    };
     Ok(ConnectionOptions {
-        system_url: system_url.to_string(),
-        client: c.get("client").and_then(Value::as_str).map(str::to_string),
-        language: c
-            .get("language")
-            .and_then(Value::as_str)
-            .map(str::to_string),
-        self_signed: c
-            .get("selfSigned")
-            .and_then(Value::as_bool)
+        system_url,
+        client: checked::opt_string(env, prop("client"), "connection.client")?,
+        language: checked::opt_string(env, prop("language"), "connection.language")?,
+        self_signed: checked::opt_bool(env, prop("selfSigned"), "connection.selfSigned")?
             .unwrap_or(false),
-        extra_ca_certs: strings(c.get("extraCaCerts"))
+        extra_ca_certs: checked::opt_strings(env, prop("extraCaCerts"), "connection.extraCaCerts")?
+            .unwrap_or_default()
             .into_iter()
             .map(PathBuf::from)
             .collect(),
         forward_proxy,
         probe,
     })
-}
-
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
 }

@@ -2,6 +2,7 @@
 //! [`crate::driver::Driver`].
 
 use super::callback::JsCallback;
+use super::checked;
 use super::errors::{coded, throw};
 use super::json;
 use super::timeouts::{timeout_arg, timeout_prop};
@@ -12,6 +13,7 @@ use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
 use crate::error::{codes, Error as EngineError};
 use crate::identity::ClientInfo;
 use crate::lsp::BoxFuture;
+use crate::option_keys;
 use napi::bindgen_prelude::*;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -63,48 +65,14 @@ impl AdtLsDriver {
         constructor,
         ts_args_type = "binPath: string, opts?: AdtLsDriverOptions"
     )]
-    pub fn new(env: Env, bin_path: String, opts: Option<Object>) -> Result<Self> {
-        let mut options = DriverOptions {
-            host: Some(super::host::capture(&env)),
-            ..DriverOptions::default()
-        };
-        let mut handlers = Vec::new();
-        if let Some(opts) = opts {
-            if let Some(dir) = opts.get::<String>("dataDir")? {
-                options.data_dir = Some(PathBuf::from(dir));
-            }
-            if let Some(args) = opts.get::<Vec<String>>("extraArgs")? {
-                options.extra_args = args;
-            }
-            if let Some(extra) = opts.get::<Object>("extraEnv")? {
-                for key in Object::keys(&extra)? {
-                    if let Some(value) = extra.get::<String>(&key)? {
-                        options.extra_env.push((key, value));
-                    }
-                }
-            }
-            if let Some(info) = opts.get::<Object>("clientInfo")? {
-                let defaults = ClientInfo::default();
-                options.client_info = ClientInfo {
-                    name: info.get::<String>("name")?.unwrap_or(defaults.name),
-                    version: info.get::<String>("version")?.unwrap_or(defaults.version),
-                };
-            }
-            match timeout_prop(&env, &opts, "requestTimeoutMs", "opts.requestTimeoutMs") {
-                Ok(Some(ms)) => options.request_timeout = ms,
-                Ok(None) => {}
-                Err(e) => return throw(&env, e),
-            }
-            if let Some(map) = opts.get::<Object>("requestHandlers")? {
-                for method in Object::keys(&map)? {
-                    if let Some(f) = map.get::<Function<Unknown, Unknown>>(&method)? {
-                        handlers.push((method, JsCallback::new(&env, f)?));
-                    }
-                }
-            }
-        }
+    pub fn new(env: Env, bin_path: Unknown, opts: Unknown) -> Result<Self> {
+        let bin_path = Some(bin_path);
+        let opts = Some(opts);
+        let (bin_path, options, handlers) =
+            driver_options(&env, bin_path, opts).or_else(|e| throw(&env, e))?;
         let driver = Driver::new(PathBuf::from(bin_path), options);
-        for (method, cb) in handlers {
+        for (method, f) in handlers {
+            let cb = JsCallback::new(&env, f)?;
             let handler = user_request_handler(&method, Arc::new(JsRequestHandler(cb)));
             driver.set_request_handler(&method, handler);
         }
@@ -145,7 +113,8 @@ impl AdtLsDriver {
         ts_args_type = "timeoutMs?: number",
         ts_return_type = "Promise<AdtLsInitializeResult>"
     )]
-    pub fn start(&self, env: Env, timeout_ms: Option<Unknown>) -> Result<AsyncBlock<Json>> {
+    pub fn start(&self, env: Env, timeout_ms: Unknown) -> Result<AsyncBlock<Json>> {
+        let timeout_ms = Some(timeout_ms);
         let timeout = match timeout_arg(&env, timeout_ms, "timeoutMs") {
             Ok(t) => t.unwrap_or(DEFAULT_START_TIMEOUT),
             Err(e) => return rejected(&env, e),
@@ -171,10 +140,16 @@ impl AdtLsDriver {
     pub fn send_request(
         &self,
         env: Env,
-        method: String,
+        method: Unknown,
         params: Option<Unknown>,
-        opts: Option<Object>,
+        opts: Unknown,
     ) -> Result<AsyncBlock<JsonText>> {
+        let method = Some(method);
+        let opts = Some(opts);
+        let method = match checked::string(&env, method, "method") {
+            Ok(m) => m,
+            Err(e) => return rejected(&env, e),
+        };
         // JSON text both ways: params and results cross without being parsed in Rust.
         let params = match params.map(|p| json::text_from_js(&env, p)).transpose() {
             Ok(p) => p.flatten(),
@@ -185,10 +160,9 @@ impl AdtLsDriver {
                 )
             }
         };
-        let timeout = match opts.map(|o| timeout_prop(&env, &o, "timeoutMs", "opts.timeoutMs")) {
-            Some(Ok(t)) => t,
-            Some(Err(e)) => return rejected(&env, e),
-            None => None,
+        let timeout = match request_timeout(&env, opts) {
+            Ok(t) => t,
+            Err(e) => return rejected(&env, e),
         };
         let sent = self.driver.request_raw(&method, params, timeout);
         coded(
@@ -209,9 +183,14 @@ impl AdtLsDriver {
     pub fn send_notification(
         &self,
         env: Env,
-        method: String,
+        method: Unknown,
         params: Option<Unknown>,
     ) -> Result<AsyncBlock<()>> {
+        let method = Some(method);
+        let method = match checked::string(&env, method, "method") {
+            Ok(m) => m,
+            Err(e) => return rejected(&env, e),
+        };
         let params = match json::from_js_opt(&env, params) {
             Ok(p) => p,
             Err(e) => {
@@ -236,12 +215,11 @@ impl AdtLsDriver {
     /// `Request <method> failed with message: <msg>`. Handlers run concurrently with everything
     /// else, so one may wait (for a user, say) while adt-ls keeps talking.
     #[napi(ts_args_type = "method: string, handler: ServerRequestHandler")]
-    pub fn set_request_handler(
-        &self,
-        env: Env,
-        method: String,
-        handler: Function<Unknown, Unknown>,
-    ) -> Result<()> {
+    pub fn set_request_handler(&self, env: Env, method: Unknown, handler: Unknown) -> Result<()> {
+        let method = Some(method);
+        let handler = Some(handler);
+        let method = checked::string(&env, method, "method").or_else(|e| throw(&env, e))?;
+        let handler = checked::function(&env, handler, "handler").or_else(|e| throw(&env, e))?;
         let cb = JsCallback::new(&env, handler)?;
         let handler = user_request_handler(&method, Arc::new(JsRequestHandler(cb)));
         self.driver.set_request_handler(&method, handler);
@@ -263,6 +241,87 @@ impl AdtLsDriver {
             |_, ()| Ok(()),
         )
     }
+}
+
+type Handlers<'e> = Vec<(String, Function<'e, Unknown<'e>, Unknown<'e>>)>;
+
+/// The constructor's arguments, checked: `binPath` and `AdtLsDriverOptions`.
+fn driver_options<'e>(
+    env: &Env,
+    bin_path: Option<Unknown>,
+    opts: Option<Unknown<'e>>,
+) -> std::result::Result<(String, DriverOptions, Handlers<'e>), EngineError> {
+    let bin_path = checked::string(env, bin_path, "binPath")?;
+    let mut options = DriverOptions {
+        host: Some(super::host::capture(env)),
+        ..DriverOptions::default()
+    };
+    let mut handlers = Vec::new();
+    let Some(opts) = checked::opt_object(env, opts, "opts")? else {
+        return Ok((bin_path, options, handlers));
+    };
+    checked::warn_unknown_keys(&opts, "opts", option_keys::DRIVER);
+    let prop = |key: &str| checked::property(&opts, key);
+    if let Some(dir) = checked::opt_string(env, prop("dataDir"), "opts.dataDir")? {
+        options.data_dir = Some(PathBuf::from(dir));
+    }
+    if let Some(args) = checked::opt_strings(env, prop("extraArgs"), "opts.extraArgs")? {
+        options.extra_args = args;
+    }
+    if let Some(extra) = checked::opt_string_map(env, prop("extraEnv"), "opts.extraEnv")? {
+        options.extra_env = extra;
+    }
+    if let Some(info) = checked::opt_object(env, prop("clientInfo"), "opts.clientInfo")? {
+        options.client_info = client_info(env, &info, "opts.clientInfo")?;
+    }
+    if let Some(ms) = timeout_prop(env, &opts, "requestTimeoutMs", "opts.requestTimeoutMs")? {
+        options.request_timeout = ms;
+    }
+    if let Some(map) = checked::opt_object(env, prop("requestHandlers"), "opts.requestHandlers")? {
+        for method in checked::keys(&map) {
+            let path = format!("opts.requestHandlers.{method}");
+            if let Some(f) = checked::opt_function(env, checked::property(&map, &method), &path)? {
+                handlers.push((method, f));
+            }
+        }
+    }
+    Ok((bin_path, options, handlers))
+}
+
+/// `{ name, version }` (each optional; the default fills a missing one).
+pub fn client_info(
+    env: &Env,
+    info: &Object,
+    path: &str,
+) -> std::result::Result<ClientInfo, EngineError> {
+    checked::warn_unknown_keys(info, path, option_keys::CLIENT_INFO);
+    let defaults = ClientInfo::default();
+    let name = checked::opt_string(
+        env,
+        checked::property(info, "name"),
+        &format!("{path}.name"),
+    )?;
+    let version = checked::opt_string(
+        env,
+        checked::property(info, "version"),
+        &format!("{path}.version"),
+    )?;
+    Ok(ClientInfo {
+        name: name.unwrap_or(defaults.name),
+        version: version.unwrap_or(defaults.version),
+    })
+}
+
+/// `opts?: { timeoutMs?: number }` of a request.
+pub fn request_timeout(
+    env: &Env,
+    opts: Option<Unknown>,
+) -> std::result::Result<Option<std::time::Duration>, EngineError> {
+    let Some(opts) = checked::opt_object(env, opts, "opts")? else {
+        return Ok(None);
+    };
+    checked::warn_unknown_keys(&opts, "opts", option_keys::REQUEST);
+    timeout_prop(env, &opts, "timeoutMs", "opts.timeoutMs")
 }
 
 /// A promise that rejects at once (API methods never throw synchronously, docs/decisions.md#d5-4).

@@ -3,6 +3,10 @@
 //! `.node`) whose prototype is chained to `Error.prototype` at module init; library errors
 //! are real `Error` objects (napi_create_error) re-parented onto its prototype, so
 //! `instanceof AdtLsError` and `instanceof Error` both hold. It is not constructible from JS.
+//! Argument errors are real `TypeError`/`RangeError`s (Node's convention) and so cannot also
+//! inherit from `AdtLsError.prototype`: every library error carries a brand symbol, and
+//! `AdtLsError[Symbol.hasInstance]` accepts branded errors, so `instanceof AdtLsError` holds
+//! for them too.
 //! Also the call-site capture that gives rejections the caller's frames (`Error
 //! .captureStackTrace` on a plain object, run on the JS thread inside the napi entry).
 
@@ -37,9 +41,104 @@ pub fn install(env: &Env, exports: &Object) -> Result<()> {
     let error_proto: Object = error_ctor.get_named_property("prototype")?;
     set_proto.call((proto, error_proto).into())?;
     set_proto.call((class, error_ctor).into())?;
+    install_has_instance(env, &global, class, proto)?;
     let reference = unsafe { ObjectRef::<false>::from_napi_value(env.raw(), proto.raw())? };
     PROTO.with(|slot| slot.replace(Some(reference)));
     Ok(())
+}
+
+/// The brand every library error carries (`Symbol.for`, so one per process).
+const BRAND: &str = "adt-ls-native.error";
+
+fn brand_key(env: &Env) -> Result<napi::sys::napi_value> {
+    unsafe { Symbol::to_napi_value(env.raw(), Symbol::for_desc(BRAND)) }
+}
+
+/// `AdtLsError[Symbol.hasInstance] = v => v inherits AdtLsError.prototype || v is branded`.
+fn install_has_instance(
+    env: &Env,
+    global: &napi::JsGlobal,
+    class: Object,
+    proto: Object,
+) -> Result<()> {
+    let proto_ref = unsafe { ObjectRef::<false>::from_napi_value(env.raw(), proto.raw())? };
+    let check = env.create_function_from_closure::<Unknown, bool, _>("[Symbol.hasInstance]", {
+        move |ctx| {
+            let env = &*ctx.env;
+            let Ok(value) = ctx.get::<Unknown>(0) else {
+                return Ok(false);
+            };
+            if !matches!(value.get_type()?, ValueType::Object | ValueType::Function) {
+                return Ok(false);
+            }
+            let obj = value.coerce_to_object()?;
+            let proto = proto_ref.get_value(env)?;
+            if inherits_from(env, &obj, &proto)? {
+                return Ok(true);
+            }
+            let key = brand_key(env)?;
+            let mut branded = false;
+            check_status!(unsafe {
+                napi::sys::napi_has_property(env.raw(), obj.raw(), key, &mut branded)
+            })?;
+            Ok(branded)
+        }
+    })?;
+    let symbol_ctor: Object = global.get_named_property_unchecked("Symbol")?;
+    let has_instance: Unknown = symbol_ctor.get_named_property("hasInstance")?;
+    let object_ctor: Object = global.get_named_property_unchecked("Object")?;
+    let define: Unknown = object_ctor.get_named_property("defineProperty")?;
+    let mut descriptor = Object::new(env)?;
+    descriptor.set_named_property("value", check)?;
+    super::call::call(
+        env,
+        object_ctor.raw(),
+        define.raw(),
+        &[class.raw(), has_instance.raw(), descriptor.raw()],
+    )?;
+    Ok(())
+}
+
+/// True when `proto` is on `obj`'s prototype chain (bounded: a chain is short).
+fn inherits_from(env: &Env, obj: &Object, proto: &Object) -> Result<bool> {
+    let mut current = obj.raw();
+    for _ in 0..64 {
+        let mut next = std::ptr::null_mut();
+        check_status!(unsafe { napi::sys::napi_get_prototype(env.raw(), current, &mut next) })?;
+        let mut kind = 0;
+        check_status!(unsafe { napi::sys::napi_typeof(env.raw(), next, &mut kind) })?;
+        if kind != napi::sys::ValueType::napi_object {
+            return Ok(false);
+        }
+        let mut same = false;
+        check_status!(unsafe {
+            napi::sys::napi_strict_equals(env.raw(), next, proto.raw(), &mut same)
+        })?;
+        if same {
+            return Ok(true);
+        }
+        current = next;
+    }
+    Ok(false)
+}
+
+/// Mark `error` as a library error (see the module doc).
+pub fn brand(env: &Env, error: &Object) -> Result<()> {
+    let key = brand_key(env)?;
+    let value = unsafe { bool::to_napi_value(env.raw(), true)? };
+    let descriptor = napi::sys::napi_property_descriptor {
+        utf8name: std::ptr::null(),
+        name: key,
+        method: None,
+        getter: None,
+        setter: None,
+        value,
+        attributes: napi::sys::PropertyAttributes::default,
+        data: std::ptr::null_mut(),
+    };
+    check_status!(unsafe {
+        napi::sys::napi_define_properties(env.raw(), error.raw(), 1, &descriptor)
+    })
 }
 
 /// Re-parent a freshly created error onto `AdtLsError.prototype` (no-op before install).

@@ -3,12 +3,14 @@
 //! `coded` helper that turns an engine future into a JS promise rejecting with such an error
 //! (a plain `#[napi] async fn` can only reject with napi's generic status codes); `coded`
 //! captures the caller's frames at the call and grafts them onto a rejection's `stack`.
-//! Every error is an `AdtLsError` ([`super::error_class`]) with `cause` and the details.
+//! Every error is an `AdtLsError` ([`super::error_class`]) with `cause` and the details;
+//! argument errors (`ERR_INVALID_ARG_TYPE`, `ERR_INVALID_ARG_VALUE`, `ERR_INVALID_ARG`) are
+//! `TypeError`s and `ERR_OUT_OF_RANGE` a `RangeError`, as Node's own, branded as `AdtLsError`.
 
 use super::{error_class, json, logger};
 use crate::error::{codes, Error as EngineError, ErrorCode};
 use napi::bindgen_prelude::*;
-use napi::{JsError, JsValue};
+use napi::{JsError, JsRangeError, JsTypeError, JsValue};
 use std::future::Future;
 
 /// Build the JS error object for an engine error and wrap it so napi throws/rejects it.
@@ -21,10 +23,18 @@ pub fn js_error(env: &Env, e: &EngineError) -> napi::Error {
 /// (an asynchronous rejection: the current frames would hold no user code).
 pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Error {
     let message = crate::redact::redact(&e.message);
-    let unknown =
-        JsError::from(napi::Error::new(Status::GenericFailure, message.clone())).into_unknown(*env);
+    let kind = kind_of(e);
+    let plain = napi::Error::new(Status::GenericFailure, message.clone());
+    let unknown = match kind {
+        "TypeError" => JsTypeError::from(plain).into_unknown(*env),
+        "RangeError" => JsRangeError::from(plain).into_unknown(*env),
+        _ => JsError::from(plain).into_unknown(*env),
+    };
     if let Ok(mut obj) = unknown.coerce_to_object() {
-        let _ = error_class::adopt(env, obj);
+        let _ = error_class::brand(env, &obj);
+        if kind == "Error" {
+            let _ = error_class::adopt(env, obj);
+        }
         let _ = match &e.code {
             Some(ErrorCode::Num(n)) => obj.set_named_property("code", *n as f64),
             Some(ErrorCode::Str(s)) => obj.set_named_property("code", s.as_str()),
@@ -46,11 +56,21 @@ pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Er
             }
         }
         let _ = match frames {
-            Some(frames) => obj.set_named_property("stack", format!("Error: {message}\n{frames}")),
+            Some(frames) => obj.set_named_property("stack", format!("{kind}: {message}\n{frames}")),
             None => error_class::capture_on(env, obj),
         };
     }
     napi::Error::from(unknown)
+}
+
+/// The JS constructor for an engine error: argument errors are Node's `TypeError` /
+/// `RangeError`, everything else an `Error`.
+fn kind_of(e: &EngineError) -> &'static str {
+    match &e.code {
+        Some(ErrorCode::Str(c)) if c == codes::OUT_OF_RANGE => "RangeError",
+        Some(ErrorCode::Str(c)) if crate::arg_error::is_argument_code(c) => "TypeError",
+        _ => "Error",
+    }
 }
 
 /// Run an engine future on the runtime and hand JS a promise; rejections are proper

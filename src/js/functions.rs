@@ -1,11 +1,13 @@
 //! Plain exported functions: version gate, discovery, spawn argv, text helpers and the
 //! federated-result unwrapper. Each converts its arguments and calls the engine.
 
+use super::checked;
 use super::errors::throw;
-use super::json;
 use super::values::{Json, OrUndefined};
+use crate::arg_error::{self, Received};
 use crate::discovery::{self, DiscoverOptions};
-use crate::error::{codes, Error as EngineError};
+use crate::error::{codes, Error as EngineError, Result as EngineResult};
+use crate::option_keys;
 use crate::text::{self, Legend, TextEdit};
 use crate::{federated, process::args, version};
 use napi::bindgen_prelude::*;
@@ -57,6 +59,11 @@ const fn const_str_eq(a: &str, b: &str) -> bool {
     true
 }
 
+/// The `version?: string` argument of the version helpers.
+fn version_arg(env: &Env, version: Option<Unknown>) -> Result<Option<String>> {
+    checked::opt_string(env, version, "version").or_else(|e| throw(env, e))
+}
+
 /// Parse an adt-ls version (`serverInfo.version` from `initialize`): the first three
 /// dot-separated integers, followed by `.` or the end.
 ///
@@ -72,20 +79,24 @@ const fn const_str_eq(a: &str, b: &str) -> bool {
     ts_args_type = "version?: string",
     ts_return_type = "ParsedAdtLsVersion | undefined"
 )]
-pub fn parse_adt_ls_version(version: Option<String>) -> OrUndefined<Vec<f64>> {
-    OrUndefined(
+pub fn parse_adt_ls_version(env: Env, version: Unknown) -> Result<OrUndefined<Vec<f64>>> {
+    let version = Some(version);
+    let version = version_arg(&env, version)?;
+    Ok(OrUndefined(
         version
             .as_deref()
             .and_then(version::parse_adt_ls_version)
             .map(|v| v.to_vec()),
-    )
+    ))
 }
 
 /// Whether an adt-ls version is supported: it parses ({@link parseAdtLsVersion}) and is at
 /// least {@link MINIMUM_ADT_LS_VERSION}, compared numerically (`1.10.0` > `1.9.0`). Never throws.
 #[napi(ts_args_type = "version?: string")]
-pub fn is_supported_adt_ls_version(version: Option<String>) -> bool {
-    version::is_supported_adt_ls_version(version.as_deref())
+pub fn is_supported_adt_ls_version(env: Env, version: Unknown) -> Result<bool> {
+    let version = Some(version);
+    let version = version_arg(&env, version)?;
+    Ok(version::is_supported_adt_ls_version(version.as_deref()))
 }
 
 /// The version gate {@link AdtLsDriver.start} applies: returns when
@@ -95,7 +106,9 @@ pub fn is_supported_adt_ls_version(version: Option<String>) -> bool {
 /// (verified 1.1.2.202608131517). Update the SAPSE.adt-vscode extension or provide a newer
 /// ADT_LS_PATH.` (`<missing>` for an absent version)
 #[napi(ts_args_type = "version?: string")]
-pub fn assert_supported_adt_ls_version(env: Env, version: Option<String>) -> Result<()> {
+pub fn assert_supported_adt_ls_version(env: Env, version: Unknown) -> Result<()> {
+    let version = Some(version);
+    let version = version_arg(&env, version)?;
     match version::assert_supported_adt_ls_version(version.as_deref()) {
         Ok(()) => Ok(()),
         Err(e) => throw(&env, e),
@@ -111,11 +124,11 @@ pub fn assert_supported_adt_ls_version(env: Env, version: Option<String>) -> Res
 /// @throws Error `Unsupported platform: <platform>` outside darwin, linux and win32 (the platforms
 /// SAP ships adt-ls for)
 #[napi(ts_args_type = "platform?: string, arch?: string")]
-pub fn platform_sub_path(
-    env: Env,
-    platform: Option<String>,
-    arch: Option<String>,
-) -> Result<Vec<String>> {
+pub fn platform_sub_path(env: Env, platform: Unknown, arch: Unknown) -> Result<Vec<String>> {
+    let platform = Some(platform);
+    let arch = Some(arch);
+    let platform = checked::opt_string(&env, platform, "platform").or_else(|e| throw(&env, e))?;
+    let arch = checked::opt_string(&env, arch, "arch").or_else(|e| throw(&env, e))?;
     let platform = platform.unwrap_or_else(|| discovery::node_platform().to_string());
     let arch = arch.unwrap_or_else(|| discovery::node_arch().to_string());
     discovery::platform_sub_path(&platform, &arch).or_else(|e| throw(&env, e))
@@ -127,15 +140,17 @@ pub fn platform_sub_path(
 ///
 /// @param home - the home directory (default `os.homedir()`)
 #[napi(ts_args_type = "home?: string")]
-pub fn default_extension_dirs(env: Env, home: Option<String>) -> Vec<String> {
+pub fn default_extension_dirs(env: Env, home: Unknown) -> Result<Vec<String>> {
+    let home = Some(home);
+    let home = checked::opt_string(&env, home, "home").or_else(|e| throw(&env, e))?;
     let home = home
         .map(PathBuf::from)
         .or_else(|| super::host::capture(&env).home)
         .unwrap_or_default();
-    discovery::default_extension_dirs(&home)
+    Ok(discovery::default_extension_dirs(&home)
         .into_iter()
         .map(|p| p.to_string_lossy().into_owned())
-        .collect()
+        .collect())
 }
 
 /// Find the adt-ls binary, in this order: `opts.explicitPath` or the `ADT_LS_PATH` environment
@@ -155,22 +170,31 @@ pub fn default_extension_dirs(env: Env, home: Option<String>) -> Vec<String> {
 /// const mine = resolveAdtLsPath({ explicitPath: '/opt/adt-ls' }); // must exist
 /// ```
 #[napi(ts_args_type = "opts?: DiscoverOptions")]
-pub fn resolve_adt_ls_path(env: Env, opts: Option<Object>) -> Result<String> {
-    let mut o = DiscoverOptions::from_host(&super::host::capture(&env));
-    if let Some(opts) = opts {
-        o.explicit_path = opts.get::<String>("explicitPath")?;
-        o.repo_root = opts.get::<String>("repoRoot")?.map(PathBuf::from);
-        o.extensions_dir = opts.get::<String>("extensionsDir")?.map(PathBuf::from);
-        o.extensions_dirs = opts
-            .get::<Vec<String>>("extensionsDirs")?
-            .map(|v| v.into_iter().map(PathBuf::from).collect());
-        o.platform = opts.get::<String>("platform")?;
-        o.arch = opts.get::<String>("arch")?;
-    }
+pub fn resolve_adt_ls_path(env: Env, opts: Unknown) -> Result<String> {
+    let opts = Some(opts);
+    let o = discover_options(&env, opts).or_else(|e| throw(&env, e))?;
     match discovery::resolve_adt_ls_path(&o) {
         Ok(p) => Ok(p.to_string_lossy().into_owned()),
         Err(e) => throw(&env, e),
     }
+}
+
+fn discover_options(env: &Env, opts: Option<Unknown>) -> EngineResult<DiscoverOptions> {
+    let mut o = DiscoverOptions::from_host(&super::host::capture(env));
+    let Some(opts) = checked::opt_object(env, opts, "opts")? else {
+        return Ok(o);
+    };
+    checked::warn_unknown_keys(&opts, "opts", option_keys::DISCOVER);
+    let prop = |key: &str| checked::property(&opts, key);
+    let string = |key: &str| checked::opt_string(env, prop(key), &format!("opts.{key}"));
+    o.explicit_path = string("explicitPath")?;
+    o.repo_root = string("repoRoot")?.map(PathBuf::from);
+    o.extensions_dir = string("extensionsDir")?.map(PathBuf::from);
+    o.extensions_dirs = checked::opt_strings(env, prop("extensionsDirs"), "opts.extensionsDirs")?
+        .map(|v| v.into_iter().map(PathBuf::from).collect());
+    o.platform = string("platform")?;
+    o.arch = string("arch")?;
+    Ok(o)
 }
 
 /// The argument list adt-ls is started with:
@@ -178,10 +202,18 @@ pub fn resolve_adt_ls_path(env: Env, opts: Option<Object>) -> Result<String> {
 /// `extraArgs` (JVM or JCo flags such as `-Djco.middleware.snc_lib=…`, or `-consoleLog`) come
 /// first, where JVM launchers expect them. Pure: no I/O.
 #[napi(ts_args_type = "opts: { dataDir: string; pipeName: string; extraArgs?: string[] }")]
-pub fn compose_spawn_args(opts: Object) -> Result<Vec<String>> {
-    let data_dir = opts.get::<String>("dataDir")?.unwrap_or_default();
-    let pipe_name = opts.get::<String>("pipeName")?.unwrap_or_default();
-    let extra = opts.get::<Vec<String>>("extraArgs")?.unwrap_or_default();
+pub fn compose_spawn_args(env: Env, opts: Unknown) -> Result<Vec<String>> {
+    let opts = Some(opts);
+    spawn_args(&env, opts).or_else(|e| throw(&env, e))
+}
+
+fn spawn_args(env: &Env, opts: Option<Unknown>) -> EngineResult<Vec<String>> {
+    let opts = checked::object(env, opts, "opts")?;
+    checked::warn_unknown_keys(&opts, "opts", option_keys::SPAWN_ARGS);
+    let prop = |key: &str| checked::property(&opts, key);
+    let data_dir = checked::string(env, prop("dataDir"), "opts.dataDir")?;
+    let pipe_name = checked::string(env, prop("pipeName"), "opts.pipeName")?;
+    let extra = checked::opt_strings(env, prop("extraArgs"), "opts.extraArgs")?.unwrap_or_default();
     Ok(args::compose_spawn_args(&data_dir, &pipe_name, &extra))
 }
 
@@ -196,22 +228,38 @@ pub fn compose_spawn_args(opts: Object) -> Result<Vec<String>> {
 /// // 'DATA lv_x.'
 /// ```
 #[napi(ts_args_type = "text: string, edits: TextEdit[]")]
-pub fn apply_text_edits(
-    env: Env,
-    text: Utf16String,
-    edits: Option<Unknown>,
-) -> Result<Utf16String> {
-    let edits: Vec<TextEdit> = match json::from_js_opt(&env, edits)? {
-        None | Some(Value::Null) => Vec::new(),
-        Some(v) => match serde_json::from_value(v) {
+pub fn apply_text_edits(env: Env, text: Unknown, edits: Unknown) -> Result<Utf16String> {
+    let text = Some(text);
+    let edits = Some(edits);
+    let text = match text.filter(|t| matches!(t.get_type(), Ok(ValueType::String))) {
+        Some(t) => unsafe { Utf16String::from_napi_value(env.raw(), t.raw())? },
+        None => {
+            let got = checked::received(&env, text.as_ref());
+            return throw(&env, arg_error::type_error("text", "a string", &got));
+        }
+    };
+    let edits: Vec<TextEdit> = match checked::opt_json(&env, edits, "edits") {
+        Err(e) => return throw(&env, e),
+        Ok(None | Some(Value::Null)) => Vec::new(),
+        Ok(Some(v @ Value::Array(_))) => match serde_json::from_value(v) {
             Ok(e) => e,
             Err(e) => {
                 return throw(
                     &env,
-                    EngineError::coded(codes::INVALID_ARG, format!("invalid text edits: {e}")),
+                    EngineError::coded(
+                        codes::INVALID_ARG_VALUE,
+                        format!("edits must be an array of TextEdit {{range, newText}}: {e}"),
+                    ),
                 )
             }
         },
+        Ok(Some(other)) => {
+            let got = Received::of_json(Some(&other));
+            return throw(
+                &env,
+                arg_error::type_error("edits", "an array of TextEdit", &got),
+            );
+        }
     };
     if edits.is_empty() {
         return Ok(text);
@@ -230,19 +278,61 @@ pub fn apply_text_edits(
     ts_args_type = "data: number[] | undefined, legend: SemanticTokensLegend",
     ts_return_type = "DecodedToken[]"
 )]
-pub fn decode_semantic_tokens(env: Env, data: Option<Unknown>, legend: Unknown) -> Result<Json> {
-    let data: Option<Vec<i64>> = match json::from_js_opt(&env, data)? {
-        Some(Value::Array(items)) => Some(items.iter().map(js_number_to_i64).collect()),
-        _ => None,
-    };
-    let legend: Legend = match json::from_js(&env, legend)? {
-        Some(v) => serde_json::from_value(v).unwrap_or_default(),
-        None => Legend::default(),
-    };
+pub fn decode_semantic_tokens(env: Env, data: Unknown, legend: Unknown) -> Result<Json> {
+    let data = Some(data);
+    let legend = Some(legend);
+    let (data, legend) = semantic_args(&env, data, legend).or_else(|e| throw(&env, e))?;
     let tokens = text::decode_semantic_tokens(data.as_deref(), &legend);
     Ok(Json(Some(
         serde_json::to_value(tokens).unwrap_or(Value::Array(Vec::new())),
     )))
+}
+
+fn semantic_args(
+    env: &Env,
+    data: Option<Unknown>,
+    legend: Option<Unknown>,
+) -> EngineResult<(Option<Vec<i64>>, Legend)> {
+    let data = match checked::opt_json(env, data, "data")? {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) => Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::Number(_) => Ok(js_number_to_i64(v)),
+                    other => Err(arg_error::type_error(
+                        &format!("data[{i}]"),
+                        "a number",
+                        &Received::of_json(Some(other)),
+                    )),
+                })
+                .collect::<EngineResult<Vec<i64>>>()?,
+        ),
+        Some(other) => {
+            return Err(arg_error::type_error(
+                "data",
+                "an array of numbers",
+                &Received::of_json(Some(&other)),
+            ))
+        }
+    };
+    let legend_obj = checked::object(env, legend, "legend")?;
+    let token_types = checked::opt_strings(
+        env,
+        checked::property(&legend_obj, "tokenTypes"),
+        "legend.tokenTypes",
+    )?;
+    let token_modifiers = checked::opt_strings(
+        env,
+        checked::property(&legend_obj, "tokenModifiers"),
+        "legend.tokenModifiers",
+    )?;
+    let legend = Legend {
+        token_types: token_types.unwrap_or_default(),
+        token_modifiers: token_modifiers.unwrap_or_default(),
+    };
+    Ok((data, legend))
 }
 
 fn js_number_to_i64(v: &Value) -> i64 {
@@ -275,7 +365,15 @@ fn js_number_to_i64(v: &Value) -> i64 {
         \n}"
 )]
 pub fn parse_federated(env: Env, res: Unknown) -> Result<Json> {
-    let value = json::from_js(&env, res)?.unwrap_or(Value::Null);
+    let res = Some(res);
+    let value = match checked::opt_json(&env, res, "res") {
+        Ok(Some(v @ Value::Object(_))) => v,
+        Ok(other) => {
+            let got = Received::of_json(other.as_ref());
+            return throw(&env, arg_error::type_error("res", "an object", &got));
+        }
+        Err(e) => return throw(&env, e),
+    };
     let parsed = federated::parse_federated(&value);
     Ok(Json(Some(
         serde_json::json!({"ok": parsed.ok, "data": parsed.data, "text": parsed.text}),

@@ -114,7 +114,19 @@ pub fn debug_from_env(env: &Env) {
 /// setLogger({ debug() {}, info: console.error, warn: console.error, error: console.error });
 /// ```
 #[napi(ts_args_type = "logger: Logger")]
-pub fn set_logger(env: Env, logger: Object) -> Result<()> {
+pub fn set_logger(env: Env, logger: Unknown) -> Result<()> {
+    let logger = Some(logger);
+    let logger = match super::checked::object(&env, logger, "logger") {
+        Ok(l) => l,
+        Err(e) => return super::errors::throw(&env, e),
+    };
+    for level in [Level::Debug, Level::Info, Level::Warn, Level::Error] {
+        let path = format!("logger.{}", level.as_str());
+        let method = super::checked::property(&logger, level.as_str());
+        if let Err(e) = super::checked::opt_function(&env, method, &path) {
+            return super::errors::throw(&env, e);
+        }
+    }
     ensure_pump(&env)?;
     let reference = logger.create_ref::<false>()?;
     let previous = LOGGER.with(|slot| slot.borrow_mut().replace(reference));
@@ -130,8 +142,11 @@ pub fn set_logger(env: Env, logger: Object) -> Result<()> {
 ///
 /// @param prefix - default `[adt-ls]`
 #[napi(ts_args_type = "prefix?: string", ts_return_type = "Logger")]
-pub fn stderr_logger(env: &Env, prefix: Option<String>) -> Result<Object<'_>> {
-    let prefix = prefix.unwrap_or_else(|| "[adt-ls]".to_string());
+pub fn stderr_logger<'env>(env: &'env Env, prefix: Unknown) -> Result<Object<'env>> {
+    let prefix = Some(prefix);
+    let prefix = super::checked::opt_string(env, prefix, "prefix")
+        .or_else(|e| super::errors::throw(env, e))?
+        .unwrap_or_else(|| "[adt-ls]".to_string());
     let mut obj = Object::new(env)?;
     for level in [Level::Debug, Level::Info, Level::Warn, Level::Error] {
         let prefix = prefix.clone();

@@ -3,35 +3,33 @@
 //! Streamable HTTP client, exported for tools and conformance tests).
 
 use super::callback::JsCallback;
+use super::checked;
+use super::driver::rejected;
 use super::errors::coded;
 use super::requester;
-use super::timeouts::{timeout_arg, timeout_prop};
+use super::timeouts::timeout_arg;
 use super::values::{Json, OrUndefined};
-use super::{driver::rejected, json};
 use crate::error::{codes, Error as EngineError};
 use crate::identity::ClientInfo;
 use crate::log;
 use crate::lsp::LspRequester;
 use crate::mcp::lifecycle;
 use crate::mcp::{McpClient, McpClientOptions};
+use crate::option_keys;
 use napi::bindgen_prelude::*;
 use serde_json::{json as j, Value};
 use std::sync::Arc;
 
-fn invalid(e: napi::Error) -> EngineError {
-    EngineError::coded(codes::INVALID_ARG, e.reason.clone())
-}
-
 /// Run `call` with the engine requester behind a JS driver value (ours natively, any other
 /// `{sendRequest}` object through a callback); an unusable value rejects.
-fn with_requester<F, Fut>(env: &Env, driver: Unknown, call: F) -> Result<AsyncBlock<Json>>
+fn with_requester<F, Fut>(env: &Env, driver: Option<Unknown>, call: F) -> Result<AsyncBlock<Json>>
 where
     F: FnOnce(Arc<dyn LspRequester>) -> Fut,
     Fut: std::future::Future<Output = crate::error::Result<Value>> + Send + 'static,
 {
     match requester::from_js(env, driver) {
         Ok(lsp) => coded(env, call(lsp), |_, v| Ok(Json(Some(v)))),
-        Err(e) => rejected(env, invalid(e)),
+        Err(e) => rejected(env, e),
     }
 }
 
@@ -47,20 +45,30 @@ where
     ts_args_type = "driver: LspRequester, opts: { port: number; token: string }",
     ts_return_type = "Promise<StartMcpServerResult>"
 )]
-pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<AsyncBlock<Json>> {
-    let port = opts
-        .get::<Unknown>("port")
-        .ok()
-        .flatten()
-        .and_then(|p| json::from_js(&env, p).ok().flatten());
-    let token = opts
-        .get::<String>("token")
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+pub fn start_mcp_server(env: Env, driver: Unknown, opts: Unknown) -> Result<AsyncBlock<Json>> {
+    let driver = Some(driver);
+    let opts = Some(opts);
+    let (port, token) = match start_options(&env, opts) {
+        Ok(o) => o,
+        Err(e) => return rejected(&env, e),
+    };
     with_requester(&env, driver, move |lsp| async move {
-        lifecycle::start_mcp_server(lsp.as_ref(), port.unwrap_or(Value::Null), &token).await
+        lifecycle::start_mcp_server(lsp.as_ref(), j!(port), &token).await
     })
+}
+
+/// `{ port, token }` of `startMcpServer`: a port from 0 to 65535 (adt-ls applies its own
+/// range) and a string token.
+fn start_options(
+    env: &Env,
+    opts: Option<Unknown>,
+) -> std::result::Result<(u16, String), EngineError> {
+    let opts = checked::object(env, opts, "opts")?;
+    checked::warn_unknown_keys(&opts, "opts", option_keys::START_MCP);
+    let port = checked::number(env, checked::property(&opts, "port"), "opts.port")?;
+    let port = crate::arg_error::port_from("opts.port", port, 0)?;
+    let token = checked::secret(env, checked::property(&opts, "token"), "opts.token")?;
+    Ok((port, token))
 }
 
 /// Stop adt-ls's MCP server: `adtLs/mcp/stopMCPServer`, without params (`[null]` on the wire).
@@ -72,6 +80,7 @@ pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<Async
     ts_return_type = "Promise<unknown>"
 )]
 pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
+    let driver = Some(driver);
     with_requester(&env, driver, |lsp| async move {
         lifecycle::stop_mcp_server(lsp.as_ref()).await
     })
@@ -88,8 +97,14 @@ pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
 pub fn set_mcp_destination(
     env: Env,
     driver: Unknown,
-    destination_id: String,
+    destination_id: Unknown,
 ) -> Result<AsyncBlock<Json>> {
+    let driver = Some(driver);
+    let destination_id = Some(destination_id);
+    let destination_id = match checked::string(&env, destination_id, "destinationId") {
+        Ok(d) => d,
+        Err(e) => return rejected(&env, e),
+    };
     with_requester(&env, driver, move |lsp| async move {
         lifecycle::set_mcp_destination(lsp.as_ref(), &destination_id).await
     })
@@ -112,20 +127,35 @@ pub fn set_mcp_destination(
 )]
 pub fn start_mcp_server_with_fallback(
     env: Env,
-    start: Function<Unknown, Unknown>,
-    start_port: f64,
-    attempts: Option<f64>,
-    on_retry: Option<Function<Unknown, Unknown>>,
+    start: Unknown,
+    start_port: Unknown,
+    attempts: Unknown,
+    on_retry: Unknown,
 ) -> Result<AsyncBlock<Json>> {
+    let start = Some(start);
+    let start_port = Some(start_port);
+    let attempts = Some(attempts);
+    let on_retry = Some(on_retry);
+    let checked_args = (|| {
+        let start = checked::function(&env, start, "start")?;
+        let start_port = checked::number(&env, start_port, "startPort")?;
+        let start_port = crate::arg_error::port_from("startPort", start_port, 0)?;
+        let attempts = checked::opt_number(&env, attempts, "attempts")?
+            .map(|a| crate::arg_error::count("attempts", a, 1.0))
+            .transpose()?
+            .unwrap_or(lifecycle::DEFAULT_PORT_ATTEMPTS);
+        let on_retry = checked::opt_function(&env, on_retry, "onRetry")?;
+        Ok::<_, EngineError>((start, start_port, attempts, on_retry))
+    })();
+    let (start, start_port, attempts, on_retry) = match checked_args {
+        Ok(a) => a,
+        Err(e) => return rejected(&env, e),
+    };
     let start = JsCallback::new(&env, start)?;
     let on_retry = match on_retry {
         Some(f) => Some(JsCallback::new(&env, f)?),
         None => None,
     };
-    let attempts = attempts
-        .filter(|a| a.is_finite() && *a >= 1.0)
-        .map(|a| a as u32)
-        .unwrap_or(lifecycle::DEFAULT_PORT_ATTEMPTS);
     coded(
         &env,
         async move {
@@ -205,16 +235,28 @@ impl AdtLsMcpClient {
     )]
     pub fn new(
         env: Env,
-        base_url: String,
-        token: String,
-        client_info: Option<Object>,
-        timeout_ms: Option<Unknown>,
+        base_url: Unknown,
+        token: Unknown,
+        client_info: Unknown,
+        timeout_ms: Unknown,
     ) -> Result<Self> {
-        let mut info = ClientInfo::default();
-        if let Some(ci) = client_info {
-            info.name = ci.get::<String>("name")?.unwrap_or(info.name);
-            info.version = ci.get::<String>("version")?.unwrap_or(info.version);
-        }
+        let base_url = Some(base_url);
+        let token = Some(token);
+        let client_info = Some(client_info);
+        let timeout_ms = Some(timeout_ms);
+        let checked_args = (|| {
+            let base_url = checked::string(&env, base_url, "baseUrl")?;
+            let token = checked::secret(&env, token, "token")?;
+            let info = match checked::opt_object(&env, client_info, "clientInfo")? {
+                Some(ci) => super::driver::client_info(&env, &ci, "clientInfo")?,
+                None => ClientInfo::default(),
+            };
+            Ok::<_, EngineError>((base_url, token, info))
+        })();
+        let (base_url, token, info) = match checked_args {
+            Ok(a) => a,
+            Err(e) => return Err(super::errors::js_error(&env, &e)),
+        };
         let mut opts = McpClientOptions::default();
         match timeout_arg(&env, timeout_ms, "timeoutMs") {
             Ok(Some(t)) => opts.timeout = t,
@@ -266,18 +308,25 @@ impl AdtLsMcpClient {
     pub fn call_tool(
         &self,
         env: Env,
-        name: String,
-        args: Option<Unknown>,
-        opts: Option<Object>,
+        name: Unknown,
+        args: Unknown,
+        opts: Unknown,
     ) -> Result<AsyncBlock<Json>> {
-        let args = match json::from_js_opt(&env, args) {
-            Ok(a) => a.unwrap_or_else(|| j!({})),
-            Err(e) => return rejected(&env, invalid(e)),
-        };
-        let timeout = match opts.map(|o| timeout_prop(&env, &o, "timeoutMs", "opts.timeoutMs")) {
-            Some(Ok(t)) => t,
-            Some(Err(e)) => return rejected(&env, e),
-            None => None,
+        let name = Some(name);
+        let args = Some(args);
+        let opts = Some(opts);
+        let checked_args = (|| {
+            let name = checked::string(&env, name, "name")?;
+            let args = match checked::opt_object(&env, args, "args")? {
+                Some(a) => checked::opt_json(&env, Some(a.to_unknown()), "args")?,
+                None => None,
+            };
+            let timeout = super::driver::request_timeout(&env, opts)?;
+            Ok::<_, EngineError>((name, args.unwrap_or_else(|| j!({})), timeout))
+        })();
+        let (name, args, timeout) = match checked_args {
+            Ok(a) => a,
+            Err(e) => return rejected(&env, e),
         };
         let c = self.inner.clone();
         coded(
@@ -297,18 +346,21 @@ impl AdtLsMcpClient {
     pub fn request(
         &self,
         env: Env,
-        method: String,
+        method: Unknown,
         params: Option<Unknown>,
-        opts: Option<Object>,
+        opts: Unknown,
     ) -> Result<AsyncBlock<Json>> {
-        let params = match json::from_js_opt(&env, params) {
-            Ok(p) => p,
-            Err(e) => return rejected(&env, invalid(e)),
-        };
-        let timeout = match opts.map(|o| timeout_prop(&env, &o, "timeoutMs", "opts.timeoutMs")) {
-            Some(Ok(t)) => t,
-            Some(Err(e)) => return rejected(&env, e),
-            None => None,
+        let method = Some(method);
+        let opts = Some(opts);
+        let checked_args = (|| {
+            let method = checked::string(&env, method, "method")?;
+            let params = checked::opt_json(&env, params, "params")?;
+            let timeout = super::driver::request_timeout(&env, opts)?;
+            Ok::<_, EngineError>((method, params, timeout))
+        })();
+        let (method, params, timeout) = match checked_args {
+            Ok(a) => a,
+            Err(e) => return rejected(&env, e),
         };
         let c = self.inner.clone();
         coded(

@@ -3,6 +3,7 @@
 //! through a safe JS callback.
 
 use super::callback::JsCallback;
+use super::checked;
 use super::driver::AdtLsDriver;
 use crate::error::{Error as EngineError, Result as EngineResult};
 use crate::lsp::{BoxFuture, LspRequester};
@@ -26,20 +27,26 @@ impl LspRequester for JsRequester {
     }
 }
 
-/// The requester behind a JS value (must be called on the JS thread).
-pub fn from_js(env: &Env, value: Unknown) -> Result<Arc<dyn LspRequester>> {
-    if AdtLsDriver::instance_of(env, &value)? {
-        let instance =
-            unsafe { ClassInstance::<AdtLsDriver>::from_napi_value(env.raw(), value.raw())? };
-        return Ok(Arc::new(instance.engine().clone()));
+/// The requester behind a JS value (must be called on the JS thread); anything without a
+/// `sendRequest` function is an argument error naming `driver.sendRequest`.
+pub fn from_js(env: &Env, value: Option<Unknown>) -> EngineResult<Arc<dyn LspRequester>> {
+    let internal = |e: napi::Error| EngineError::new(e.reason.clone());
+    if let Some(v) = value.as_ref() {
+        if AdtLsDriver::instance_of(env, v).unwrap_or(false) {
+            let instance =
+                unsafe { ClassInstance::<AdtLsDriver>::from_napi_value(env.raw(), v.raw()) }
+                    .map_err(internal)?;
+            return Ok(Arc::new(instance.engine().clone()));
+        }
     }
-    let obj = value.coerce_to_object()?;
-    let send: Function<Unknown, Unknown> = obj.get_named_property("sendRequest").map_err(|_| {
-        Error::new(
-            Status::InvalidArg,
-            "driver must have a sendRequest(method, params) method",
-        )
-    })?;
-    let bound = send.bind(obj)?;
-    Ok(Arc::new(JsRequester(JsCallback::new(env, bound)?)))
+    let obj = checked::object(env, value, "driver")?;
+    let send = checked::function(
+        env,
+        checked::property(&obj, "sendRequest"),
+        "driver.sendRequest",
+    )?;
+    let bound = send.bind(obj).map_err(internal)?;
+    Ok(Arc::new(JsRequester(
+        JsCallback::new(env, bound).map_err(internal)?,
+    )))
 }

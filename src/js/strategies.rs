@@ -4,10 +4,12 @@
 //! also carry the engine strategy under a symbol key, so `createAdtLs` runs them natively.
 
 use super::callback::JsCallback;
+use super::checked;
 use super::driver::AdtLsDriver;
-use super::errors::coded;
+use super::errors::{coded, throw};
 use super::values::Json;
 use super::{call, json};
+use crate::arg_error;
 use crate::auth::{
     InteractiveUi, Kind, Logon, LogonContext, PromptField, Registrar, Strategy, TokenProvider,
     TokenSource,
@@ -16,6 +18,7 @@ use crate::driver::router::ServerRequestHandler;
 use crate::driver::Driver;
 use crate::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::lsp::BoxFuture;
+use crate::option_keys;
 use crate::tls::ClientCertPem;
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -29,6 +32,20 @@ fn payload_key(env: &Env) -> Result<sys::napi_value> {
     unsafe { Symbol::to_napi_value(env.raw(), Symbol::for_desc(PAYLOAD_SYMBOL)) }
 }
 
+/// Throw an argument error from a factory (they are synchronous helpers).
+fn or_throw<T>(env: &Env, r: EngineResult<T>) -> Result<T> {
+    r.or_else(|e| throw(env, e))
+}
+
+/// `opts?: { user?: string }` of `bearer` and `custom`.
+fn user_opt(env: &Env, opts: Option<Unknown>) -> EngineResult<Option<String>> {
+    let Some(opts) = checked::opt_object(env, opts, "opts")? else {
+        return Ok(None);
+    };
+    checked::warn_unknown_keys(&opts, "opts", option_keys::STRATEGY_USER);
+    checked::opt_string(env, checked::property(&opts, "user"), "opts.user")
+}
+
 /// Log on with user and password, headless (the common on-premise case). When adt-ls asks for a
 /// browser logon (`adtLs/destinations/requestBrowserBasedLogon`), the library answers at once
 /// and fetches the reentrance ticket itself: a `GET` of the logon URL with
@@ -39,8 +56,19 @@ fn payload_key(env: &Env) -> Result<sys::napi_value> {
 /// ```ts
 /// const adt = await createAdtLs({ connection: { systemUrl }, auth: basic('DEVELOPER', password) });
 /// ```
-#[napi(ts_return_type = "LogonStrategy")]
-pub fn basic(env: &Env, user: String, password: String) -> Result<Object<'_>> {
+#[napi(
+    ts_args_type = "user: string, password: string",
+    ts_return_type = "LogonStrategy"
+)]
+pub fn basic<'env>(
+    env: &'env Env,
+    user: Unknown<'env>,
+    password: Unknown<'env>,
+) -> Result<Object<'env>> {
+    let user = Some(user);
+    let password = Some(password);
+    let user = or_throw(env, checked::string(env, user, "user"))?;
+    let password = or_throw(env, checked::secret(env, password, "password"))?;
     crate::redact::register(&password);
     let strategy = Strategy {
         kind: Kind::Basic,
@@ -68,24 +96,29 @@ pub fn basic(env: &Env, user: String, password: String) -> Result<Object<'_>> {
 pub fn bearer<'env>(
     env: &'env Env,
     token: Unknown<'env>,
-    opts: Option<Object<'env>>,
+    opts: Unknown<'env>,
 ) -> Result<Object<'env>> {
-    let source = match token.get_type()? {
-        ValueType::Function => {
-            let f: Function<Unknown, Unknown> =
-                unsafe { Function::from_napi_value(env.raw(), token.raw())? };
-            TokenSource::Provider(Arc::new(JsTokenProvider(JsCallback::new(env, f)?)))
-        }
-        _ => {
-            let t: String = unsafe { String::from_napi_value(env.raw(), token.raw())? };
-            crate::redact::register(&t);
-            TokenSource::Value(t)
-        }
+    let token = Some(token);
+    let opts = Some(opts);
+    let is_function = token
+        .as_ref()
+        .is_some_and(|t| matches!(t.get_type(), Ok(ValueType::Function)));
+    let source = if is_function {
+        let f = or_throw(env, checked::function(env, token, "token"))?;
+        TokenSource::Provider(Arc::new(JsTokenProvider(JsCallback::new(env, f)?)))
+    } else {
+        let got = checked::received(env, token.as_ref());
+        let t = match token.filter(|t| matches!(t.get_type(), Ok(ValueType::String))) {
+            Some(t) => unsafe { String::from_napi_value(env.raw(), t.raw())? },
+            None => {
+                let e = arg_error::secret_type_error("token", "a string or a function", &got);
+                return throw(env, e);
+            }
+        };
+        crate::redact::register(&t);
+        TokenSource::Value(t)
     };
-    let user = match opts {
-        Some(o) => o.get::<String>("user")?,
-        None => None,
-    };
+    let user = or_throw(env, user_opt(env, opts))?;
     let strategy = Strategy {
         kind: Kind::Bearer,
         user,
@@ -108,25 +141,41 @@ pub fn bearer<'env>(
     ts_args_type = "opts: { cert: string | Buffer; key: string | Buffer; user?: string }",
     ts_return_type = "LogonStrategy"
 )]
-pub fn client_cert<'env>(env: &'env Env, opts: Object<'env>) -> Result<Object<'env>> {
-    let cert: Unknown = opts
-        .get("cert")?
-        .ok_or_else(|| Error::from_reason("clientCert: cert is required"))?;
-    let key: Unknown = opts
-        .get("key")?
-        .ok_or_else(|| Error::from_reason("clientCert: key is required"))?;
-    let pem = ClientCertPem::new(bytes(env, cert)?, bytes(env, key)?);
+pub fn client_cert<'env>(env: &'env Env, opts: Unknown<'env>) -> Result<Object<'env>> {
+    let opts = Some(opts);
+    let opts = or_throw(env, checked::object(env, opts, "opts"))?;
+    checked::warn_unknown_keys(&opts, "opts", option_keys::CLIENT_CERT);
+    let pem = or_throw(env, client_cert_pem(env, &opts, "opts"))?;
+    let user = or_throw(
+        env,
+        checked::opt_string(env, checked::property(&opts, "user"), "opts.user"),
+    )?;
     let strategy = Strategy {
         kind: Kind::ClientCert,
-        user: opts.get::<String>("user")?,
+        user,
         client_cert: Some(pem),
         logon: Logon::ClientCert,
     };
     // The object exposes cert and key exactly as given.
     let mut exposed = Object::new(env)?;
-    exposed.set_named_property("cert", cert)?;
-    exposed.set_named_property("key", key)?;
+    exposed.set_named_property("cert", checked::property(&opts, "cert"))?;
+    exposed.set_named_property("key", checked::property(&opts, "key"))?;
     strategy_object(env, Arc::new(strategy), Some(exposed))
+}
+
+/// `{cert, key}` (strings or bytes, both required) of a client-certificate object at `path`.
+fn client_cert_pem(env: &Env, obj: &Object, path: &str) -> EngineResult<ClientCertPem> {
+    let expected = "a PEM string, Buffer or Uint8Array";
+    let read = |key: &str| {
+        let at = format!("{path}.{key}");
+        let value = checked::property(obj, key);
+        checked::opt_bytes(env, value, &at)?.ok_or_else(|| {
+            arg_error::type_error(&at, expected, &checked::received(env, value.as_ref()))
+        })
+    };
+    let cert = read("cert")?;
+    let key = read("key")?;
+    Ok(ClientCertPem::new(cert, key))
 }
 
 /// Log on interactively: you supply the user interface. `cb.openUrl(url)` is called with the
@@ -145,16 +194,30 @@ pub fn client_cert<'env>(env: &'env Env, opts: Object<'env>) -> Result<Object<'e
     ts_args_type = "cb: InteractiveCallbacks",
     ts_return_type = "LogonStrategy"
 )]
-pub fn interactive<'env>(env: &'env Env, cb: Object<'env>) -> Result<Object<'env>> {
-    let open: Function<Unknown, Unknown> = cb.get_named_property("openUrl")?;
+pub fn interactive<'env>(env: &'env Env, cb: Unknown<'env>) -> Result<Object<'env>> {
+    let cb = Some(cb);
+    let cb = or_throw(env, checked::object(env, cb, "cb"))?;
+    checked::warn_unknown_keys(&cb, "cb", option_keys::INTERACTIVE);
+    let open = or_throw(
+        env,
+        checked::function(env, checked::property(&cb, "openUrl"), "cb.openUrl"),
+    )?;
     let open = JsCallback::new(env, open.bind(cb)?)?;
-    let prompt = match cb.get::<Function<Unknown, Unknown>>("promptField")? {
+    let prompt = or_throw(
+        env,
+        checked::opt_function(env, checked::property(&cb, "promptField"), "cb.promptField"),
+    )?;
+    let prompt = match prompt {
         Some(f) => Some(JsCallback::new(env, f.bind(cb)?)?),
         None => None,
     };
+    let user = or_throw(
+        env,
+        checked::opt_string(env, checked::property(&cb, "user"), "cb.user"),
+    )?;
     let strategy = Strategy {
         kind: Kind::Interactive,
-        user: cb.get::<String>("user")?,
+        user,
         client_cert: None,
         logon: Logon::Interactive(Arc::new(JsUi { open, prompt })),
     };
@@ -182,13 +245,13 @@ pub fn interactive<'env>(env: &'env Env, cb: Object<'env>) -> Result<Object<'env
 )]
 pub fn custom<'env>(
     env: &'env Env,
-    register: Function<'env, Unknown<'env>, Unknown<'env>>,
-    opts: Option<Object>,
+    register: Unknown<'env>,
+    opts: Unknown<'env>,
 ) -> Result<Object<'env>> {
-    let user = match opts {
-        Some(o) => o.get::<String>("user")?,
-        None => None,
-    };
+    let register = Some(register);
+    let opts = Some(opts);
+    let register = or_throw(env, checked::function(env, register, "register"))?;
+    let user = or_throw(env, user_opt(env, opts))?;
     let mut obj = Object::new(env)?;
     obj.set_named_property("kind", "custom")?;
     match &user {
@@ -199,46 +262,38 @@ pub fn custom<'env>(
     Ok(obj)
 }
 
-/// The engine strategy for a JS strategy object (ours, or any object with the shape).
+/// The engine strategy for a JS strategy object (ours, or any object with the shape), the
+/// `auth` option: a wrong shape is an argument error naming `auth.<key>`.
 pub fn from_js(env: &Env, value: Unknown) -> std::result::Result<Arc<Strategy>, EngineError> {
-    let invalid = |m: String| EngineError::coded(codes::INVALID_ARG, m);
-    let obj = value
-        .coerce_to_object()
-        .map_err(|e| invalid(e.reason.clone()))?;
+    let obj = checked::object(env, Some(value), "auth")?;
     if let Some(strategy) = payload(env, &obj) {
         return Ok(strategy);
     }
-    let kind = match obj.get::<String>("kind").ok().flatten().as_deref() {
-        Some("basic") => Kind::Basic,
-        Some("bearer") => Kind::Bearer,
-        Some("interactive") => Kind::Interactive,
-        Some("clientCert") => Kind::ClientCert,
-        _ => Kind::Custom,
-    };
-    let user = obj.get::<String>("user").ok().flatten();
-    let client_cert = match obj.get::<Object>("clientCert").ok().flatten() {
-        Some(cc) => {
-            let cert = cc
-                .get::<Unknown>("cert")
-                .ok()
-                .flatten()
-                .and_then(|v| bytes(env, v).ok());
-            let key = cc
-                .get::<Unknown>("key")
-                .ok()
-                .flatten()
-                .and_then(|v| bytes(env, v).ok());
-            match (cert, key) {
-                (Some(c), Some(k)) => Some(ClientCertPem::new(c, k)),
-                _ => return Err(invalid("auth.clientCert must have cert and key".into())),
-            }
-        }
-        None => None,
-    };
-    let register: Function<Unknown, Unknown> =
-        obj.get_named_property("register").map_err(|_| {
-            invalid("auth must be a logon strategy with a register(driver, ctx) function".into())
-        })?;
+    let kind =
+        match checked::opt_string(env, checked::property(&obj, "kind"), "auth.kind")?.as_deref() {
+            Some("basic") => Kind::Basic,
+            Some("bearer") => Kind::Bearer,
+            Some("interactive") => Kind::Interactive,
+            Some("clientCert") => Kind::ClientCert,
+            _ => Kind::Custom,
+        };
+    let user = checked::opt_string(env, checked::property(&obj, "user"), "auth.user")?;
+    let client_cert = checked::opt_object(
+        env,
+        checked::property(&obj, "clientCert"),
+        "auth.clientCert",
+    )?
+    .map(|cc| client_cert_pem(env, &cc, "auth.clientCert"))
+    .transpose()?;
+    let register = checked::property(&obj, "register");
+    let register = checked::opt_function(env, register, "auth.register")?.ok_or_else(|| {
+        arg_error::type_error(
+            "auth.register",
+            "a function (auth must be a logon strategy such as basic(user, password))",
+            &checked::received(env, register.as_ref()),
+        )
+    })?;
+    let invalid = |m: String| EngineError::coded(codes::INVALID_ARG, m);
     let bound = register.bind(obj).map_err(|e| invalid(e.reason.clone()))?;
     let registrar =
         JsRegistrar(JsCallback::new(env, bound).map_err(|e| invalid(e.reason.clone()))?);
@@ -339,16 +394,6 @@ fn handler_function(
             |_, v| Ok(Json(Some(v))),
         )
     })
-}
-
-/// A string, or a Buffer / Uint8Array's bytes.
-fn bytes(env: &Env, value: Unknown) -> Result<Vec<u8>> {
-    match value.get_type()? {
-        ValueType::String => {
-            Ok(unsafe { String::from_napi_value(env.raw(), value.raw())? }.into_bytes())
-        }
-        _ => Ok(unsafe { Buffer::from_napi_value(env.raw(), value.raw())? }.to_vec()),
-    }
 }
 
 struct JsTokenProvider(Arc<JsCallback>);

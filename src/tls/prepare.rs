@@ -62,6 +62,30 @@ pub async fn prepare_adt_ls_tls(
     .map(Some)
 }
 
+/// The bytes of `connection.extraCaCerts[index]`: readable, and holding at least one
+/// certificate; errors name the option, the index and the path.
+fn checked_ca_file(index: usize, path: &Path) -> Result<Vec<u8>> {
+    let option = format!("connection.extraCaCerts[{index}]");
+    let pem = read_ca_file(path).map_err(|mut e| {
+        let rest = e
+            .message
+            .strip_prefix("extraCaCerts: ")
+            .unwrap_or(&e.message);
+        e.message = format!("{option}: {rest}");
+        e
+    })?;
+    let what = format!("{option}: {}", path.display());
+    super::pem::parse_certificates(&pem, &what).map_err(|e| {
+        let mut e = e;
+        e.message = format!(
+            "{} (expected PEM \"-----BEGIN CERTIFICATE-----\" blocks or one DER certificate)",
+            e.message
+        );
+        e
+    })?;
+    Ok(pem)
+}
+
 fn prepare_blocking(
     adt_ls_bin: &Path,
     work_dir: &Path,
@@ -70,8 +94,8 @@ fn prepare_blocking(
 ) -> Result<AdtLsTls> {
     let tools = resolve_jre_tools(adt_ls_bin)?;
     let mut extra_ca_pems = Vec::with_capacity(extra_ca_files.len());
-    for path in extra_ca_files {
-        extra_ca_pems.push(read_ca_file(path)?);
+    for (index, path) in extra_ca_files.iter().enumerate() {
+        extra_ca_pems.push(checked_ca_file(index, path)?);
     }
     let proxy_cert = if self_signed {
         Some(generate_localhost_cert()?)

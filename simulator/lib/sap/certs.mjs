@@ -92,8 +92,8 @@ export async function privateCa(commonName) {
   return { certPem, keyPem: keys.privateKeyPem };
 }
 
-/** A server leaf issued by `ca` for the given names. */
-export async function issueServerCert(ca, { commonName, dnsNames, ipAddresses }) {
+/** A server leaf issued by `ca` for the given names (valid `days` days; negative: expired). */
+export async function issueServerCert(ca, { commonName, dnsNames, ipAddresses, days }) {
   const keys = await newKeyPair();
   const certPem = buildCertificate({
     commonName,
@@ -102,6 +102,7 @@ export async function issueServerCert(ca, { commonName, dnsNames, ipAddresses })
     kind: 'server',
     dnsNames,
     ipAddresses,
+    days,
   });
   return { certPem, keyPem: keys.privateKeyPem };
 }

@@ -16,7 +16,7 @@ import { createSessionStore } from './sessions.mjs';
 
 export { PATHS } from './routes.mjs';
 
-const TLS_MODES = new Set(['self-signed', 'private-ca', 'none']);
+const TLS_MODES = new Set(['self-signed', 'private-ca', 'private-ca-expired', 'private-ca-wrong-host', 'none']);
 
 function normaliseConfig(opts) {
   const users = opts.users ?? { DEVELOPER: 'Developer#1' };
@@ -29,6 +29,7 @@ function normaliseConfig(opts) {
     ticketClientCheck: opts.ticketClientCheck ?? true,
     diffWarmupPages: opts.diffWarmupPages ?? 2,
     transportListShape: opts.transportListShape ?? 'array',
+    forbiddenUsers: new Set((opts.forbiddenUsers ?? []).map((u) => u.toUpperCase())),
     auth: {
       users,
       validTokens: tokenTable(opts.tokens, defaultTokenUser),
@@ -42,9 +43,14 @@ async function serverMaterial(tls, hostname, sid) {
     const leaf = await selfSignedServerCert(hostname);
     return { ...leaf, caCertPem: leaf.certPem };
   }
-  if (tls === 'private-ca') {
+  if (tls.startsWith('private-ca')) {
     const ca = await privateCa(`${sid} Simulator Root CA`);
-    const leaf = await issueServerCert(ca, { commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
+    // Faults for TLS diagnoses: a leaf that expired yesterday, or one for another host name.
+    const names = tls === 'private-ca-wrong-host'
+      ? { commonName: 'other.sim.internal', dnsNames: ['other.sim.internal'], ipAddresses: [] }
+      : { commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] };
+    const days = tls === 'private-ca-expired' ? -0.5 : undefined;
+    const leaf = await issueServerCert(ca, { ...names, days });
     return { ...leaf, caCertPem: ca.certPem };
   }
   return {};
@@ -63,6 +69,7 @@ function listen(server, port, host) {
 /**
  * Starts the simulated SAP backend. Options: `tls` ('self-signed' | 'private-ca' |
  * 'none'), `hostname` (self-signed cert name), `port`, `bindHost`, `users`, `tokens`,
+ * `forbiddenUsers` (known users whose ticket request gets 403),
  * `sid`, `clients`, `defaultClient`, `ticketTtlMs`, `ticketClientCheck`,
  * `diffWarmupPages`, `transportListShape`, `controlToken`.
  */

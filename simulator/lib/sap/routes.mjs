@@ -47,6 +47,11 @@ export function createRouter(deps) {
       });
       return res.end(caller.error);
     }
+    if (config.forbiddenUsers?.has(caller.user)) {
+      record.status = 403;
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end(`No authorization for ADT: user ${caller.user} lacks S_ADT_RES`);
+    }
     if (!redirectUrl) {
       record.status = 400;
       return sendError(res, 400, 'Parameter redirect-url is missing');

@@ -185,10 +185,16 @@ async fn a_wrong_password_ends_disconnected_and_is_never_logged() {
     driver.dispose().await;
     assert!(!info.is_connected(), "{info:?}");
     let failure = format!(
-        "reentrance logon failed: reentrance: no redirect Location (status 401) from {}/sap/bc/adt/core/http/reentranceticket?",
+        "reentrance logon failed: wrong user or password, or an invalid or expired token: the SAP system refused the logon (HTTP 401 from {}/sap/bc/adt/core/http/reentranceticket)",
         backend.url
     );
     assert!(!logged(Level::Warn, &failure).is_empty());
+    // The mechanism stays available at debug.
+    let mechanism = format!(
+        "logon failure mechanism: reentrance logon failed: reentrance: no redirect Location (status 401) from {}/sap/bc/adt/core/http/reentranceticket?",
+        backend.url
+    );
+    assert!(!logged(Level::Debug, &mechanism).is_empty());
     for line in all_logged() {
         assert!(!line.contains(wrong), "{line}");
     }

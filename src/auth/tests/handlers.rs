@@ -152,8 +152,9 @@ async fn background_failures_are_logged_without_secrets() {
         answer(&handler, browser_logon_params(&url)).await,
         json!(true)
     );
+    let shown = url.split('?').next().unwrap_or(&url).to_string();
     let expected = format!(
-        "reentrance logon failed: reentrance: no redirect Location (status 401) from {url}"
+        "reentrance logon failed: wrong user or password, or an invalid or expired token: the SAP system refused the logon (HTTP 401 from {shown})"
     );
     eventually("the failure warning", || {
         !logged(Level::Warn, &expected).is_empty()

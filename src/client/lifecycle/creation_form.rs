@@ -17,8 +17,8 @@ pub fn get_creation_form(
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let object_type = args::arg(&a, 0).cloned();
-        let opts = args::object(&a, 1, "opts")?;
+        let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
+        let opts = args::options(&a, 1, crate::option_keys::OBJECT_TYPE)?;
         let mut params = Map::new();
         params.insert("name".into(), or(&opts, "name", json!("Z_PLACEHOLDER")));
         params.insert("description".into(), json!(""));

@@ -183,8 +183,8 @@ pub fn get_object_type_details(
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let object_type = args::arg(&a, 0).cloned();
-        let opts = args::object(&a, 1, "opts")?;
+        let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
+        let opts = args::options(&a, 1, crate::option_keys::OBJECT_TYPE)?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
         if let Some(t) = object_type {
@@ -210,8 +210,8 @@ pub fn get_generator_schema(
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let generator_id = args::arg(&a, 0).cloned();
-        let opts = args::object(&a, 1, "opts")?;
+        let generator_id = args::opt_string(&a, 0, "generatorId")?.map(Value::String);
+        let opts = args::options(&a, 1, crate::option_keys::GENERATOR_SCHEMA)?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
         if let Some(id) = generator_id {

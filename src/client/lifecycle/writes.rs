@@ -5,7 +5,7 @@
 //! re-logon revived it.
 
 use super::activation::activate_result;
-use crate::client::args::{invalid, Args};
+use crate::client::args::Args;
 use crate::client::ns_args::or;
 use crate::client::repository::{delete_params, revive_fn};
 use crate::client::resolve::{
@@ -34,7 +34,13 @@ pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
         let (r, opts) = ObjectRef::arg(&a, 0)?;
         let source = match opts.get("source") {
             Some(Value::String(s)) => s.clone(),
-            _ => return Err(invalid("source must be a string".into())),
+            other => {
+                return Err(crate::arg_error::type_error(
+                    "ref.source",
+                    "a string",
+                    &crate::arg_error::Received::of_json(other),
+                ))
+            }
         };
         let uri = resolve_with_include(&me, &dest, &r, opts.get("include")).await?;
         write(

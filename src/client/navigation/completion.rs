@@ -52,7 +52,7 @@ pub fn completion(
     async move {
         let (dest, r) = begin(&me, &a)?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::object(&a, 2, "opts")?;
+        let opts = args::options(&a, 2, crate::option_keys::COMPLETION)?;
         let max_items = number(&opts, "maxItems")?.unwrap_or(DEFAULT_MAX_ITEMS);
         let limit = number(&opts, "resolveLimit")?.unwrap_or(DEFAULT_RESOLVE_LIMIT);
         let resolve = flag(&opts, "resolve");

@@ -17,7 +17,7 @@ pub fn format(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
     let me = client.clone();
     async move {
         let (dest, r) = begin(&me, &a)?;
-        let opts = args::object(&a, 1, "opts")?;
+        let opts = args::options(&a, 1, crate::option_keys::FORMAT)?;
         let options = json!({
             "tabSize": or(&opts, "tabSize", json!(2)),
             "insertSpaces": or(&opts, "insertSpaces", json!(true)),

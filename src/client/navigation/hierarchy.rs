@@ -30,7 +30,7 @@ pub fn type_hierarchy(
     async move {
         let (dest, r) = begin(&me, &a)?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::object(&a, 2, "opts")?;
+        let opts = args::options(&a, 2, crate::option_keys::TYPE_HIERARCHY)?;
         let direction = or(&opts, "direction", json!("both"));
         let wants = |d: &str| direction == json!(d) || direction == json!("both");
         let (supers, subs) = (wants("supertypes"), wants("subtypes"));

@@ -24,15 +24,27 @@ pub struct Locator {
 impl Locator {
     /// Argument `i` (absent or not an object: an empty locator).
     pub fn arg(a: &Args, i: usize) -> Result<Locator> {
-        let Some(Value::Object(map)) = a.get(i).and_then(Option::as_ref) else {
-            return Ok(Locator::default());
+        let map = match a.get(i).and_then(Option::as_ref) {
+            Some(Value::Object(map)) => map,
+            None | Some(Value::Null) => return Ok(Locator::default()),
+            Some(other) => {
+                return Err(crate::arg_error::type_error(
+                    "locator",
+                    "an object ({ symbol } or { line, character })",
+                    &crate::arg_error::Received::of_json(Some(other)),
+                ))
+            }
         };
         let coordinate = |key: &str| -> Result<Option<f64>> {
             match map.get(key) {
                 None => Ok(None),
                 Some(Value::Null) => Ok(Some(0.0)),
                 Some(Value::Number(n)) => Ok(n.as_f64()),
-                Some(_) => Err(invalid(format!("locator.{key} must be a number"))),
+                other => Err(crate::arg_error::type_error(
+                    &format!("locator.{key}"),
+                    "a number",
+                    &crate::arg_error::Received::of_json(other),
+                )),
             }
         };
         let at = match (coordinate("line")?, coordinate("character")?) {

@@ -44,7 +44,7 @@ pub fn find_references(
     async move {
         let (dest, r) = begin(&me, &a)?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::object(&a, 2, "opts")?;
+        let opts = args::options(&a, 2, crate::option_keys::FIND_REFERENCES)?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
         let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
         with_open_document(&me, &dest, &r, |uri, text| {

@@ -33,7 +33,7 @@ pub fn list(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + S
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let opts = args::object(&a, 0, "opts")?;
+        let opts = args::options(&a, 0, crate::option_keys::TRANSPORT_LIST)?;
         let limit = number(&opts, "limit")?;
         let query = string(&opts, "query").map(|q| q.trim().to_lowercase());
         let raw = match fetch(&me, &dest).await {

@@ -84,13 +84,20 @@ pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 /// The diff arguments, checked before the destination: `(transportNumber, pageSize, cursor)`.
 fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
     let number = args::arg(a, 0);
+    if let Some(other) = number.filter(|n| !n.is_string()) {
+        return Err(crate::arg_error::type_error(
+            "transportNumber",
+            "a string",
+            &crate::arg_error::Received::of_json(Some(other)),
+        ));
+    }
     let blank = number
         .and_then(Value::as_str)
         .is_none_or(|n| n.trim().is_empty());
     if blank {
         return Err(invalid("transportNumber must not be empty".into()));
     }
-    let opts = args::object(a, 1, "opts")?;
+    let opts = args::options(a, 1, crate::option_keys::TRANSPORT_DIFF)?;
     let page_size = opts
         .get("pageSize")
         .filter(|v| !v.is_null())
