@@ -4,6 +4,7 @@
 use super::callback::JsCallback;
 use super::errors::{coded, throw};
 use super::json;
+use super::settle::Settling;
 use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, JsonText};
 use crate::auth::proxy_url::user_request_handler;
@@ -112,7 +113,7 @@ impl AdtLsDriver {
         ts_args_type = "timeoutMs?: number",
         ts_return_type = "Promise<AdtLsInitializeResult>"
     )]
-    pub fn start(&self, env: Env, timeout_ms: Option<Unknown>) -> Result<AsyncBlock<Json>> {
+    pub fn start(&self, env: Env, timeout_ms: Option<Unknown>) -> Result<Settling<Json>> {
         let timeout = match timeout_arg(&env, timeout_ms, "timeoutMs") {
             Ok(t) => t.unwrap_or(DEFAULT_START_TIMEOUT),
             Err(e) => return rejected(&env, e),
@@ -133,7 +134,7 @@ impl AdtLsDriver {
         method: String,
         params: Option<Unknown>,
         opts: Option<Object>,
-    ) -> Result<AsyncBlock<JsonText>> {
+    ) -> Result<Settling<JsonText>> {
         // JSON text both ways: params and results cross without being parsed in Rust.
         let params = match params.map(|p| json::text_from_js(&env, p)).transpose() {
             Ok(p) => p.flatten(),
@@ -167,7 +168,7 @@ impl AdtLsDriver {
         env: Env,
         method: String,
         params: Option<Unknown>,
-    ) -> Result<AsyncBlock<()>> {
+    ) -> Result<Settling<()>> {
         let params = match json::from_js_opt(&env, params) {
             Ok(p) => p,
             Err(e) => {
@@ -202,7 +203,7 @@ impl AdtLsDriver {
 
     /// Stop adt-ls and release everything. Idempotent.
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn dispose(&self, env: Env) -> Result<AsyncBlock<()>> {
+    pub fn dispose(&self, env: Env) -> Result<Settling<()>> {
         let teardown = self.driver.dispose();
         coded(
             &env,
@@ -216,9 +217,6 @@ impl AdtLsDriver {
 }
 
 /// A promise that rejects at once (API methods never throw synchronously, decisions D5.4).
-pub fn rejected<T: ToNapiValue + Send + 'static>(
-    env: &Env,
-    e: EngineError,
-) -> Result<AsyncBlock<T>> {
+pub fn rejected<T: ToNapiValue + Send + 'static>(env: &Env, e: EngineError) -> Result<Settling<T>> {
     coded(env, async move { Err::<T, EngineError>(e) }, |_, v| Ok(v))
 }

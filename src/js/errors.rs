@@ -5,7 +5,9 @@
 //! captures the caller's frames at the call and grafts them onto a rejection's `stack`.
 //! Every error is an `AdtLsError` ([`super::error_class`]) with `cause` and the details.
 
-use super::{error_class, json, logger};
+use super::error_class::{self, CallerStack};
+use super::json;
+use super::settle::{self, Settling};
 use crate::error::{codes, Error as EngineError, ErrorCode};
 use napi::bindgen_prelude::*;
 use napi::{JsError, JsValue};
@@ -54,22 +56,25 @@ pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Er
 }
 
 /// Run an engine future on the runtime and hand JS a promise; rejections are proper
-/// errors with `code`/`data`. Pending log lines are delivered before the promise settles.
-pub fn coded<T, F, M, R>(env: &Env, fut: F, map: M) -> Result<AsyncBlock<R>>
+/// errors with `code`/`data` and the caller's frames. Promises are settled in batches per
+/// JS-thread wake-up ([`settle`]), after pending log lines are delivered.
+pub fn coded<T, F, M, R>(env: &Env, fut: F, map: M) -> Result<Settling<R>>
 where
     T: Send + 'static,
     F: Future<Output = std::result::Result<T, EngineError>> + Send + 'static,
     M: FnOnce(&Env, T) -> Result<R> + 'static,
     R: ToNapiValue + 'static,
 {
-    let frames = error_class::caller_frames(env);
-    AsyncBlockBuilder::build_with_map(env, async move { Ok(fut.await) }, move |env, outcome| {
-        logger::flush(&env);
-        match outcome {
-            Ok(value) => map(&env, value),
-            Err(e) => Err(js_error_at(&env, &e, frames.as_deref())),
-        }
-    })
+    let caller = CallerStack::capture(env);
+    let promise = settle::spawn(env, fut, move |env, outcome| {
+        let settled = match outcome {
+            Ok(value) => map(env, value).and_then(|v| unsafe { R::to_napi_value(env.raw(), v) }),
+            Err(e) => Err(js_error_at(env, &e, caller.frames(env).as_deref())),
+        };
+        caller.release(env);
+        settled
+    })?;
+    Ok(promise.typed())
 }
 
 /// Throw an engine error from a synchronous function.

@@ -5,6 +5,7 @@
 use super::callback::JsCallback;
 use super::errors::coded;
 use super::requester;
+use super::settle::Settling;
 use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, OrUndefined};
 use super::{driver::rejected, json};
@@ -24,7 +25,7 @@ fn invalid(e: napi::Error) -> EngineError {
 
 /// Run `call` with the engine requester behind a JS driver value (ours natively, any other
 /// `{sendRequest}` object through a callback); an unusable value rejects.
-fn with_requester<F, Fut>(env: &Env, driver: Unknown, call: F) -> Result<AsyncBlock<Json>>
+fn with_requester<F, Fut>(env: &Env, driver: Unknown, call: F) -> Result<Settling<Json>>
 where
     F: FnOnce(Arc<dyn LspRequester>) -> Fut,
     Fut: std::future::Future<Output = crate::error::Result<Value>> + Send + 'static,
@@ -40,7 +41,7 @@ where
     ts_args_type = "driver: LspRequester, opts: { port: number; token: string }",
     ts_return_type = "Promise<StartMcpServerResult>"
 )]
-pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<AsyncBlock<Json>> {
+pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<Settling<Json>> {
     let port = opts
         .get::<Unknown>("port")
         .ok()
@@ -61,7 +62,7 @@ pub fn start_mcp_server(env: Env, driver: Unknown, opts: Object) -> Result<Async
     ts_args_type = "driver: LspRequester",
     ts_return_type = "Promise<unknown>"
 )]
-pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
+pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<Settling<Json>> {
     with_requester(&env, driver, |lsp| async move {
         lifecycle::stop_mcp_server(lsp.as_ref()).await
     })
@@ -76,7 +77,7 @@ pub fn set_mcp_destination(
     env: Env,
     driver: Unknown,
     destination_id: String,
-) -> Result<AsyncBlock<Json>> {
+) -> Result<Settling<Json>> {
     with_requester(&env, driver, move |lsp| async move {
         lifecycle::set_mcp_destination(lsp.as_ref(), &destination_id).await
     })
@@ -93,7 +94,7 @@ pub fn start_mcp_server_with_fallback(
     start_port: f64,
     attempts: Option<f64>,
     on_retry: Option<Function<Unknown, Unknown>>,
-) -> Result<AsyncBlock<Json>> {
+) -> Result<Settling<Json>> {
     let start = JsCallback::new(&env, start)?;
     let on_retry = match on_retry {
         Some(f) => Some(JsCallback::new(&env, f)?),
@@ -188,14 +189,14 @@ impl AdtLsMcpClient {
 
     /// Initialize (once; concurrent calls share it).
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn connect(&self, env: Env) -> Result<AsyncBlock<()>> {
+    pub fn connect(&self, env: Env) -> Result<Settling<()>> {
         let c = self.inner.clone();
         coded(&env, async move { c.connect().await }, |_, ()| Ok(()))
     }
 
     /// Every tool, all pages, descriptors verbatim.
     #[napi(ts_return_type = "Promise<McpTool[]>")]
-    pub fn list_tools(&self, env: Env) -> Result<AsyncBlock<Json>> {
+    pub fn list_tools(&self, env: Env) -> Result<Settling<Json>> {
         let c = self.inner.clone();
         coded(&env, async move { c.list_tools().await }, |_, v| {
             Ok(Json(Some(Value::Array(v))))
@@ -213,7 +214,7 @@ impl AdtLsMcpClient {
         name: String,
         args: Option<Unknown>,
         opts: Option<Object>,
-    ) -> Result<AsyncBlock<Json>> {
+    ) -> Result<Settling<Json>> {
         let args = match json::from_js_opt(&env, args) {
             Ok(a) => a.unwrap_or_else(|| j!({})),
             Err(e) => return rejected(&env, invalid(e)),
@@ -242,7 +243,7 @@ impl AdtLsMcpClient {
         method: String,
         params: Option<Unknown>,
         opts: Option<Object>,
-    ) -> Result<AsyncBlock<Json>> {
+    ) -> Result<Settling<Json>> {
         let params = match json::from_js_opt(&env, params) {
             Ok(p) => p,
             Err(e) => return rejected(&env, invalid(e)),
@@ -262,7 +263,7 @@ impl AdtLsMcpClient {
 
     /// End the session (DELETE when one exists).
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn close(&self, env: Env) -> Result<AsyncBlock<()>> {
+    pub fn close(&self, env: Env) -> Result<Settling<()>> {
         let c = self.inner.clone();
         coded(&env, async move { c.close().await }, |_, ()| Ok(()))
     }
