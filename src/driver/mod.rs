@@ -340,8 +340,8 @@ impl Driver {
             }
             _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
         };
-        let (stream, pipe_guard) = accepted;
-        let conn = Connection::start(
+        let (stream, direct, pipe_guard) = accepted;
+        let conn = Connection::start_with_direct(
             stream,
             Handlers {
                 router: self.inner.router.clone(),
@@ -350,6 +350,7 @@ impl Driver {
                     child: child.clone(),
                 }),
             },
+            direct,
         );
         made.conn = Some(conn.clone());
         watch_for_exit(conn.clone(), child.clone());

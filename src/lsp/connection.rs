@@ -5,6 +5,11 @@
 //! failed at once with the reason the [`CloseHook`] supplies (decisions D5.2), and every
 //! wait is bounded by a timeout or cancelled by [`Connection::dispose`]. A framing violation
 //! ends the connection at once: pending requests fail with `ERR_LSP_PROTOCOL`.
+//! With a [`DirectWriter`] (a second handle on the socket, non-blocking), a frame is written
+//! by the calling thread itself while the writer task has nothing queued, sparing a thread
+//! hand-off per request; whatever the socket does not take at once goes to the writer task,
+//! and nothing is written directly while the writer has frames queued, so frames never
+//! interleave and keep their order.
 
 use super::framing::{self, Decoder};
 use super::message::RawJson;
@@ -16,8 +21,9 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
+use std::io::Write as _;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -86,6 +92,11 @@ pub trait CloseHook: Send + Sync + 'static {
 pub const DISPOSED_MESSAGE: &str = "Pending response rejected since connection got disposed";
 pub const DISPOSED_CODE: i64 = -32097;
 
+/// A second, non-blocking handle on the connection's socket for writes from the calling
+/// thread ([`Connection::start_with_direct`]); `WouldBlock` or a short write hands the rest
+/// to the writer task.
+pub type DirectWriter = Box<dyn std::io::Write + Send>;
+
 /// One frame for the writer; `written` is told once it is on the wire.
 struct Outgoing {
     frame: Vec<u8>,
@@ -109,12 +120,17 @@ enum Phase {
 struct State {
     phase: Phase,
     pending: HashMap<u64, Pending>,
+    /// Dropped (closing its handle) when the connection ends or a direct write fails.
+    direct: Option<DirectWriter>,
 }
 
 struct Inner {
     next_id: AtomicU64,
     state: Mutex<State>,
     writer: mpsc::UnboundedSender<Outgoing>,
+    /// Frames handed to the writer task and not yet fully written. Incremented under the
+    /// state lock; a direct write happens only under that lock while it is 0.
+    queued: Arc<AtomicUsize>,
     shutdown: watch::Sender<bool>,
 }
 
@@ -182,21 +198,36 @@ impl Connection {
     where
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
+        Connection::start_with_direct(stream, handlers, None)
+    }
+
+    /// [`Connection::start`] with a second handle on the same socket for direct writes.
+    pub fn start_with_direct<S>(
+        stream: S,
+        handlers: Handlers,
+        direct: Option<DirectWriter>,
+    ) -> Connection
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
         let (reader, writer) = tokio::io::split(stream);
         let (tx, rx) = mpsc::unbounded_channel();
         let (shutdown, shutdown_rx) = watch::channel(false);
+        let queued = Arc::new(AtomicUsize::new(0));
         let conn = Connection {
             inner: Arc::new(Inner {
                 next_id: AtomicU64::new(0),
                 state: Mutex::new(State {
                     phase: Phase::Open,
                     pending: HashMap::new(),
+                    direct,
                 }),
                 writer: tx,
+                queued: queued.clone(),
                 shutdown,
             }),
         };
-        tokio::spawn(write_loop(writer, rx, shutdown_rx.clone()));
+        tokio::spawn(write_loop(writer, rx, queued, shutdown_rx.clone()));
         tokio::spawn(read_loop(reader, conn.clone(), handlers, shutdown_rx));
         conn
     }
@@ -237,16 +268,16 @@ impl Connection {
         // Id allocation and enqueueing happen under the lock: ids go out in order.
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let frame = framing::encode(&message::request(id, method, params));
-        if self
-            .inner
-            .writer
-            .send(Outgoing {
-                frame,
-                written: None,
-            })
-            .is_err()
-        {
-            return Err(closed_error());
+        let written = self.write_direct(&mut state, &frame);
+        if written < frame.len() {
+            let rest = if written == 0 {
+                frame
+            } else {
+                frame[written..].to_vec()
+            };
+            if !self.enqueue(&state, rest, None) {
+                return Err(closed_error());
+            }
         }
         state.pending.insert(
             id,
@@ -283,13 +314,9 @@ impl Connection {
             Phase::Closed(reason) => return Err(reason.error_for(method, false)),
         }
         let frame = framing::encode(&message::notification(method, encode_params(params)));
-        self.inner
-            .writer
-            .send(Outgoing {
-                frame,
-                written: Some(tx),
-            })
-            .map_err(|_| closed_error())?;
+        if !self.enqueue(&state, frame, Some(tx)) {
+            return Err(closed_error());
+        }
         drop(state);
         Ok(rx)
     }
@@ -312,6 +339,7 @@ impl Connection {
             if matches!(state.phase, Phase::Open) {
                 state.phase = Phase::Disposed;
             }
+            state.direct = None;
             std::mem::take(&mut state.pending)
         };
         for (_, p) in drained {
@@ -327,6 +355,7 @@ impl Connection {
             if matches!(state.phase, Phase::Open) {
                 state.phase = Phase::Closed(reason.clone());
             }
+            state.direct = None;
             std::mem::take(&mut state.pending)
         };
         for (_, p) in drained {
@@ -351,10 +380,51 @@ impl Connection {
     }
 
     fn send_frame(&self, body: Vec<u8>) {
-        let _ = self.inner.writer.send(Outgoing {
-            frame: framing::encode(&body),
-            written: None,
-        });
+        let state = self.lock();
+        self.enqueue(&state, framing::encode(&body), None);
+    }
+
+    /// Hand a frame to the writer task (the state lock held: see [`Inner::queued`]).
+    fn enqueue(
+        &self,
+        _locked: &State,
+        frame: Vec<u8>,
+        written: Option<oneshot::Sender<()>>,
+    ) -> bool {
+        self.inner.queued.fetch_add(1, Ordering::AcqRel);
+        let sent = self.inner.writer.send(Outgoing { frame, written });
+        if sent.is_err() {
+            self.inner.queued.fetch_sub(1, Ordering::AcqRel);
+        }
+        sent.is_ok()
+    }
+
+    /// Write as much of `frame` as the socket takes now, from this thread, when the writer
+    /// task has nothing queued; the number of bytes written (0 when it was not tried).
+    fn write_direct(&self, state: &mut State, frame: &[u8]) -> usize {
+        if self.inner.queued.load(Ordering::Acquire) != 0 {
+            return 0;
+        }
+        let Some(direct) = state.direct.as_mut() else {
+            return 0;
+        };
+        let mut written = 0;
+        while written < frame.len() {
+            match direct.write(&frame[written..]) {
+                Ok(0) => break,
+                Ok(n) => written += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(e) => {
+                    // The writer task meets the same error and the reader the end of the
+                    // stream; they close the connection with the reason.
+                    log::debug(format!("lsp: direct write failed ({e}); using the writer"));
+                    state.direct = None;
+                    break;
+                }
+            }
+        }
+        written
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -379,6 +449,7 @@ fn disposed_error() -> Error {
 async fn write_loop<W: AsyncWrite>(
     writer: W,
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
+    queued: Arc<AtomicUsize>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     tokio::pin!(writer);
@@ -387,7 +458,9 @@ async fn write_loop<W: AsyncWrite>(
             biased;
             out = rx.recv() => {
                 let Some(out) = out else { break };
-                if !write_one(&mut writer, out).await {
+                let ok = write_one(&mut writer, out).await;
+                queued.fetch_sub(1, Ordering::AcqRel);
+                if !ok {
                     return;
                 }
             }
@@ -398,7 +471,9 @@ async fn write_loop<W: AsyncWrite>(
     // within a bound.
     let _ = tokio::time::timeout(FLUSH_ON_CLOSE, async {
         while let Ok(out) = rx.try_recv() {
-            if !write_one(&mut writer, out).await {
+            let ok = write_one(&mut writer, out).await;
+            queued.fetch_sub(1, Ordering::AcqRel);
+            if !ok {
                 break;
             }
         }

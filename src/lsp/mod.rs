@@ -8,6 +8,7 @@ pub mod params;
 pub mod requester;
 
 pub use connection::{
-    BoxFuture, CloseHook, CloseReason, Connection, Handlers, NotificationSink, RequestRouter,
+    BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Handlers, NotificationSink,
+    RequestRouter,
 };
 pub use requester::LspRequester;

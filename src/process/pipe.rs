@@ -13,6 +13,7 @@
 
 use super::ids;
 use crate::error::{Error, Result};
+use crate::lsp::DirectWriter;
 use std::path::{Path, PathBuf};
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -106,7 +107,7 @@ impl PipeListener {
     pub async fn accept_child(
         &mut self,
         child_pid: u32,
-    ) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
+    ) -> Result<(Box<dyn PipeStream>, Option<DirectWriter>, PipeGuard)> {
         let listener = self
             .listener
             .take()
@@ -145,7 +146,18 @@ impl PipeListener {
                 }
             }
         });
-        Ok((Box::new(stream), PipeGuard { _stop: Some(stop) }))
+        // A second handle (dup) on the socket for the connection's direct writes; it shares
+        // the non-blocking mode. Without it every write goes through the writer task.
+        let std_stream = stream.into_std().map_err(Error::from)?;
+        let direct = match std_stream.try_clone() {
+            Ok(dup) => Some(Box::new(dup) as DirectWriter),
+            Err(e) => {
+                crate::log::debug(format!("no direct-write handle on the adt-ls socket: {e}"));
+                None
+            }
+        };
+        let stream = tokio::net::UnixStream::from_std(std_stream).map_err(Error::from)?;
+        Ok((Box::new(stream), direct, PipeGuard { _stop: Some(stop) }))
     }
 
     /// Windows: the first client of the named pipe (its ACL is set at creation).
@@ -153,7 +165,7 @@ impl PipeListener {
     pub async fn accept_child(
         &mut self,
         child_pid: u32,
-    ) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
+    ) -> Result<(Box<dyn PipeStream>, Option<DirectWriter>, PipeGuard)> {
         let _ = child_pid;
         let server = self
             .server
@@ -173,7 +185,7 @@ impl PipeListener {
                 }
             }
         });
-        Ok((Box::new(server), PipeGuard { _stop: Some(stop) }))
+        Ok((Box::new(server), None, PipeGuard { _stop: Some(stop) }))
     }
 
     /// Remove the socket's private dir (Unix); named pipes leave nothing behind.
@@ -270,7 +282,9 @@ mod tests {
             async move { tokio::net::UnixStream::connect(&address).await.unwrap() }
         });
         // We are the "child" here: our own pid passes.
-        let (mut server_side, guard) = listener.accept_child(std::process::id()).await.unwrap();
+        let (mut server_side, direct, guard) =
+            listener.accept_child(std::process::id()).await.unwrap();
+        assert!(direct.is_some(), "Unix sockets get a direct-write handle");
         let mut client = client.await.unwrap();
         client.write_all(b"hi").await.unwrap();
         let mut buf = [0u8; 2];
