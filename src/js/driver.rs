@@ -2,7 +2,7 @@
 //! [`crate::driver::Driver`].
 
 use super::callback::JsCallback;
-use super::errors::{coded, throw};
+use super::errors::{coded, coded_deferred, throw};
 use super::json;
 use super::settle::Settling;
 use super::timeouts::{timeout_arg, timeout_prop};
@@ -10,8 +10,9 @@ use super::values::{Json, JsonText};
 use crate::auth::proxy_url::user_request_handler;
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
-use crate::error::{codes, Error as EngineError};
+use crate::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::identity::ClientInfo;
+use crate::lsp::message::RawJson;
 use crate::lsp::BoxFuture;
 use napi::bindgen_prelude::*;
 use serde_json::Value;
@@ -150,12 +151,15 @@ impl AdtLsDriver {
             Some(Err(e)) => return rejected(&env, e),
             None => None,
         };
-        let sent = self.driver.request_raw(&method, params, timeout);
-        coded(
-            &env,
-            async move { sent.await.map_err(|e| e.with_detail("method", method)) },
-            |_, v| Ok(JsonText(v)),
-        )
+        // The outcome settles the promise straight from the connection (no task per call).
+        let (promise, completer) = coded_deferred(&env, |_, v| Ok(JsonText(v)))?;
+        let detail = method.clone();
+        let done = move |outcome: EngineResult<RawJson>| {
+            completer.complete(outcome.map_err(|e| e.with_detail("method", detail)));
+        };
+        self.driver
+            .request_raw_then(&method, params, timeout, Box::new(done));
+        Ok(promise)
     }
 
     /// Send an LSP notification.

@@ -7,7 +7,7 @@
 
 use super::error_class::{self, CallerStack};
 use super::json;
-use super::settle::{self, Settling};
+use super::settle::{self, Completer, Settling};
 use crate::error::{codes, Error as EngineError, ErrorCode};
 use napi::bindgen_prelude::*;
 use napi::{JsError, JsValue};
@@ -65,8 +65,24 @@ where
     M: FnOnce(&Env, T) -> Result<R> + 'static,
     R: ToNapiValue + 'static,
 {
+    let (promise, completer) = coded_deferred(env, map)?;
+    napi::bindgen_prelude::spawn(async move { completer.complete(fut.await) });
+    Ok(promise)
+}
+
+/// As [`coded`], for an outcome some engine callback delivers instead of a future: the
+/// promise, and the completer to hand the outcome to (from any thread).
+pub fn coded_deferred<T, M, R>(
+    env: &Env,
+    map: M,
+) -> Result<(Settling<R>, Completer<std::result::Result<T, EngineError>>)>
+where
+    T: Send + 'static,
+    M: FnOnce(&Env, T) -> Result<R> + 'static,
+    R: ToNapiValue + 'static,
+{
     let caller = CallerStack::capture(env);
-    let promise = settle::spawn(env, fut, move |env, outcome| {
+    let (promise, completer) = settle::deferred(env, move |env, outcome| {
         let settled = match outcome {
             Ok(value) => map(env, value).and_then(|v| unsafe { R::to_napi_value(env.raw(), v) }),
             Err(e) => Err(js_error_at(env, &e, caller.frames(env).as_deref())),
@@ -74,7 +90,7 @@ where
         caller.release(env);
         settled
     })?;
-    Ok(promise.typed())
+    Ok((promise.typed(), completer))
 }
 
 /// Throw an engine error from a synchronous function.

@@ -12,7 +12,6 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::future::Future;
 use std::marker::PhantomData;
 use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,35 +78,60 @@ impl<T> ToNapiValue for Settling<T> {
     }
 }
 
-/// Run `fut` on the runtime and return a promise that `finish` settles on the JS thread
-/// with its output (must be called on the JS thread).
-pub fn spawn<T, F>(
+/// A promise and the [`Completer`] that settles it from any thread through `finish` (run on
+/// the JS thread); no task per promise. Must be called on the JS thread.
+pub fn deferred<T: Send + 'static>(
     env: &Env,
-    fut: F,
     finish: impl FnOnce(&Env, T) -> Result<sys::napi_value> + 'static,
-) -> Result<Settling<T>>
-where
-    T: Send + 'static,
-    F: Future<Output = T> + Send + 'static,
-{
+) -> Result<(Settling<T>, Completer<T>)> {
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
     check(unsafe { sys::napi_create_promise(env.raw(), &mut deferred, &mut promise) })?;
     let finish: Finish = Box::new(move |env, outcome| match outcome.downcast::<T>() {
         Ok(value) => finish(env, *value),
         Err(_) => Err(Error::from_reason(
-            "adt-ls-native: a completion of the wrong type",
+            "adt-ls-native: the operation ended without a result",
         )),
     });
     let (id, shared) = register(env, deferred, finish)?;
-    napi::bindgen_prelude::spawn(async move {
-        let output = fut.await;
-        shared.post(id, Box::new(output));
-    });
-    Ok(Settling {
+    let promise = Settling {
         promise,
         _result: PhantomData,
-    })
+    };
+    let completer = Completer {
+        shared: Some(shared),
+        id,
+        _result: PhantomData,
+    };
+    Ok((promise, completer))
+}
+
+/// Settles one promise from any thread. Dropped without [`Completer::complete`], it rejects
+/// the promise (so a lost completion never leaves it pending, holding the event loop open).
+pub struct Completer<T> {
+    shared: Option<Arc<Shared>>,
+    id: u64,
+    _result: PhantomData<fn(T)>,
+}
+
+/// What a dropped [`Completer`] posts: not a `T`, so the promise rejects.
+struct Abandoned;
+
+impl<T: Send + 'static> Completer<T> {
+    /// Queue the outcome; the promise settles at the JS thread's next wake-up.
+    pub fn complete(mut self, value: T) {
+        if let Some(shared) = self.shared.take() {
+            shared.post(self.id, Box::new(value));
+        }
+    }
+}
+
+impl<T> Drop for Completer<T> {
+    fn drop(&mut self) {
+        if let Some(shared) = self.shared.take() {
+            shared.post(self.id, Box::new(Abandoned));
+        }
+    }
 }
 
 /// Record a waiting promise and hold the event loop open while any is waiting.

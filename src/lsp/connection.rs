@@ -19,15 +19,15 @@ use crate::error::{codes, Error, Result};
 use crate::log;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::io::Write as _;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
 
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -108,7 +108,45 @@ const FLUSH_ON_CLOSE: Duration = Duration::from_millis(500);
 
 struct Pending {
     method: String,
-    tx: oneshot::Sender<Result<RawJson>>,
+    waiter: Waiter,
+    /// For [`Waiter::Callback`]: when it times out, and the limit for the message.
+    deadline: Option<(Instant, Duration)>,
+}
+
+/// Told the outcome of a request: a [`PendingResponse`] awaiting a channel, or a callback
+/// run on the thread that sees the outcome (the reader, the deadline task, or whoever
+/// closes the connection), which spares a task per request.
+enum Waiter {
+    Channel(oneshot::Sender<Result<RawJson>>),
+    Callback(ResponseCallback),
+}
+
+/// Receives a request's outcome exactly once ([`Connection::send_request_raw_then`]).
+pub type ResponseCallback = Box<dyn FnOnce(Result<RawJson>) + Send>;
+
+impl Waiter {
+    fn finish(self, outcome: Result<RawJson>) {
+        match self {
+            Waiter::Channel(tx) => {
+                let _ = tx.send(outcome);
+            }
+            Waiter::Callback(done) => done(outcome),
+        }
+    }
+}
+
+/// How long the deadline task sleeps while no callback request is pending; a request whose
+/// deadline is sooner than the task's wake-up wakes it (only short explicit timeouts do).
+const DEADLINE_IDLE_TICK: Duration = Duration::from_secs(1);
+
+fn timeout_error(method: &str, limit: Duration) -> Error {
+    Error::coded(
+        codes::TIMEOUT,
+        format!(
+            "adt-ls request {method} timed out after {}ms",
+            limit.as_millis()
+        ),
+    )
 }
 
 enum Phase {
@@ -122,6 +160,10 @@ struct State {
     pending: HashMap<u64, Pending>,
     /// Dropped (closing its handle) when the connection ends or a direct write fails.
     direct: Option<DirectWriter>,
+    /// Deadlines of callback requests, earliest first.
+    deadlines: BTreeSet<(Instant, u64)>,
+    /// When the deadline task wakes up next (None while it is not sleeping on a time).
+    deadline_wake: Option<Instant>,
 }
 
 struct Inner {
@@ -131,6 +173,8 @@ struct Inner {
     /// Frames handed to the writer task and not yet fully written. Incremented under the
     /// state lock; a direct write happens only under that lock while it is 0.
     queued: Arc<AtomicUsize>,
+    /// Wakes the deadline task for a deadline sooner than its wake-up.
+    deadline_changed: Notify,
     shutdown: watch::Sender<bool>,
 }
 
@@ -164,13 +208,7 @@ impl PendingResponse {
                 Ok(received) => received,
                 Err(_) => {
                     conn.lock().pending.remove(&id);
-                    return Err(Error::coded(
-                        codes::TIMEOUT,
-                        format!(
-                            "adt-ls request {method} timed out after {}ms",
-                            limit.as_millis()
-                        ),
-                    ));
+                    return Err(timeout_error(&method, limit));
                 }
             },
             None => rx.await,
@@ -221,13 +259,17 @@ impl Connection {
                     phase: Phase::Open,
                     pending: HashMap::new(),
                     direct,
+                    deadlines: BTreeSet::new(),
+                    deadline_wake: None,
                 }),
                 writer: tx,
                 queued: queued.clone(),
+                deadline_changed: Notify::new(),
                 shutdown,
             }),
         };
         tokio::spawn(write_loop(writer, rx, queued, shutdown_rx.clone()));
+        tokio::spawn(deadline_loop(conn.clone(), shutdown_rx.clone()));
         tokio::spawn(read_loop(reader, conn.clone(), handlers, shutdown_rx));
         conn
     }
@@ -245,7 +287,7 @@ impl Connection {
     /// Put a request on the wire now (synchronously, so calls keep their order) and return
     /// the handle to await its response.
     pub fn send_request(&self, method: &str, params: Option<Value>) -> Result<PendingResponse> {
-        self.send_encoded(method, &encode_params_raw(params))
+        self.send_awaited(method, &encode_params_raw(params))
     }
 
     /// [`Connection::send_request`] with params that are already JSON text.
@@ -254,16 +296,56 @@ impl Connection {
         method: &str,
         params: Option<&RawValue>,
     ) -> Result<PendingResponse> {
-        self.send_encoded(method, &encode_raw_params(params))
+        self.send_awaited(method, &encode_raw_params(params))
     }
 
-    fn send_encoded(&self, method: &str, params: &RawValue) -> Result<PendingResponse> {
+    fn send_awaited(&self, method: &str, params: &RawValue) -> Result<PendingResponse> {
         let (tx, rx) = oneshot::channel();
+        let id = self.send_encoded(method, params, Waiter::Channel(tx), None)?;
+        Ok(PendingResponse {
+            conn: self.clone(),
+            id,
+            method: method.to_string(),
+            rx,
+        })
+    }
+
+    /// Put a request on the wire now and hand its outcome to `done` (always called exactly
+    /// once: with the response, a timeout after `timeout`, the connection's end, or at once
+    /// with the error when the request cannot be sent). No task waits for it.
+    pub fn send_request_raw_then(
+        &self,
+        method: &str,
+        params: Option<&RawValue>,
+        timeout: Duration,
+        done: ResponseCallback,
+    ) {
+        let deadline = Instant::now() + timeout;
+        let sent = self.send_encoded(
+            method,
+            &encode_raw_params(params),
+            Waiter::Callback(done),
+            Some((deadline, timeout)),
+        );
+        if let Err(NotSent(e, waiter)) = sent {
+            waiter.finish(Err(e));
+        }
+    }
+
+    fn send_encoded(
+        &self,
+        method: &str,
+        params: &RawValue,
+        waiter: Waiter,
+        deadline: Option<(Instant, Duration)>,
+    ) -> std::result::Result<u64, NotSent> {
         let mut state = self.lock();
         match &state.phase {
             Phase::Open => {}
-            Phase::Disposed => return Err(disposed_error()),
-            Phase::Closed(reason) => return Err(reason.error_for(method, false)),
+            Phase::Disposed => return Err(NotSent(disposed_error(), waiter)),
+            Phase::Closed(reason) => {
+                return Err(NotSent(reason.error_for(method, false), waiter));
+            }
         }
         // Id allocation and enqueueing happen under the lock: ids go out in order.
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
@@ -276,22 +358,52 @@ impl Connection {
                 frame[written..].to_vec()
             };
             if !self.enqueue(&state, rest, None) {
-                return Err(closed_error());
+                return Err(NotSent(closed_error(), waiter));
             }
         }
+        let wake_deadline_task = match deadline {
+            Some((at, _)) => {
+                state.deadlines.insert((at, id));
+                state.deadline_wake.is_none_or(|wake| at < wake)
+            }
+            None => false,
+        };
         state.pending.insert(
             id,
             Pending {
                 method: method.to_string(),
-                tx,
+                waiter,
+                deadline,
             },
         );
-        Ok(PendingResponse {
-            conn: self.clone(),
-            id,
-            method: method.to_string(),
-            rx,
-        })
+        drop(state);
+        if wake_deadline_task {
+            self.inner.deadline_changed.notify_one();
+        }
+        Ok(id)
+    }
+
+    /// Fail every callback request whose deadline has passed; the next deadline, if any.
+    fn expire(&self, now: Instant) -> Option<Instant> {
+        let mut expired = Vec::new();
+        let next = {
+            let mut state = self.lock();
+            while let Some(&(at, id)) = state.deadlines.first() {
+                if at > now {
+                    break;
+                }
+                state.deadlines.pop_first();
+                if let Some(p) = state.pending.remove(&id) {
+                    expired.push(p);
+                }
+            }
+            state.deadlines.first().map(|&(at, _)| at)
+        };
+        for p in expired {
+            let limit = p.deadline.map(|(_, limit)| limit).unwrap_or_default();
+            p.waiter.finish(Err(timeout_error(&p.method, limit)));
+        }
+        next
     }
 
     /// Send a notification (params encoded like requests'); resolves once it is written.
@@ -343,7 +455,7 @@ impl Connection {
             std::mem::take(&mut state.pending)
         };
         for (_, p) in drained {
-            let _ = p.tx.send(Err(disposed_error()));
+            p.waiter.finish(Err(disposed_error()));
         }
         let _ = self.inner.shutdown.send(true);
     }
@@ -359,7 +471,8 @@ impl Connection {
             std::mem::take(&mut state.pending)
         };
         for (_, p) in drained {
-            let _ = p.tx.send(Err(reason.error_for(&p.method, true)));
+            let error = reason.error_for(&p.method, true);
+            p.waiter.finish(Err(error));
         }
         let _ = self.inner.shutdown.send(true);
     }
@@ -369,14 +482,22 @@ impl Connection {
             log::debug(format!("lsp: response with foreign id {id} ignored"));
             return;
         };
-        let Some(p) = self.lock().pending.remove(&id) else {
+        let removed = {
+            let mut state = self.lock();
+            let p = state.pending.remove(&id);
+            if let Some((at, _)) = p.as_ref().and_then(|p| p.deadline) {
+                state.deadlines.remove(&(at, id));
+            }
+            p
+        };
+        let Some(p) = removed else {
             log::debug(format!(
                 "lsp: response for unknown or expired id {id} ignored"
             ));
             return;
         };
         let result = outcome.map_err(|e| Error::rpc(e.code, e.message, e.data));
-        let _ = p.tx.send(result);
+        p.waiter.finish(result);
     }
 
     fn send_frame(&self, body: Vec<u8>) {
@@ -430,6 +551,30 @@ impl Connection {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // A poisoned lock only means a panic elsewhere; the state itself stays consistent.
         self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A request that was not sent: why, and its waiter back (to be told).
+struct NotSent(Error, Waiter);
+
+impl From<NotSent> for Error {
+    fn from(not_sent: NotSent) -> Error {
+        not_sent.0
+    }
+}
+
+/// Times out callback requests: sleeps until the earliest deadline (or
+/// [`DEADLINE_IDLE_TICK`] while there is none), woken early only for a sooner deadline.
+async fn deadline_loop(conn: Connection, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        let next = conn.expire(Instant::now());
+        let wake = next.unwrap_or_else(|| Instant::now() + DEADLINE_IDLE_TICK);
+        conn.lock().deadline_wake = Some(wake);
+        tokio::select! {
+            _ = tokio::time::sleep_until(wake.into()) => {}
+            _ = conn.inner.deadline_changed.notified() => {}
+            _ = stopped(&mut shutdown) => break,
+        }
     }
 }
 

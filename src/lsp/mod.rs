@@ -9,6 +9,6 @@ pub mod requester;
 
 pub use connection::{
     BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Handlers, NotificationSink,
-    RequestRouter,
+    RequestRouter, ResponseCallback,
 };
 pub use requester::LspRequester;

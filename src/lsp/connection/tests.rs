@@ -463,3 +463,96 @@ impl PeerOn {
         self.io.write_all(&encode(&body)).await.unwrap();
     }
 }
+
+/// A [`ResponseCallback`] that forwards the outcome to a channel.
+fn callback() -> (ResponseCallback, oneshot::Receiver<Result<RawJson>>) {
+    let (tx, rx) = oneshot::channel();
+    let done: ResponseCallback = Box::new(move |outcome| {
+        let _ = tx.send(outcome);
+    });
+    (done, rx)
+}
+
+async fn outcome_of(rx: oneshot::Receiver<Result<RawJson>>) -> Result<RawJson> {
+    tokio::time::timeout(Duration::from_secs(5), rx)
+        .await
+        .expect("the callback runs within the bound")
+        .expect("the callback is called, not dropped")
+}
+
+#[tokio::test]
+async fn callback_requests_get_their_response_and_keep_call_order_with_awaited_ones() {
+    let (conn, mut peer) = start();
+    let (done, rx) = callback();
+    conn.send_request_raw_then("first", None, Duration::from_secs(30), done);
+    let awaited = conn.send_request("second", None).unwrap();
+    let first = peer.recv().await;
+    let second = peer.recv().await;
+    assert_eq!(
+        (first["id"].clone(), second["id"].clone()),
+        (json!(0), json!(1))
+    );
+    peer.send(json!({ "jsonrpc": "2.0", "id": 1, "result": "b" }))
+        .await;
+    peer.send(json!({ "jsonrpc": "2.0", "id": 0, "result": "a" }))
+        .await;
+    assert_eq!(outcome_of(rx).await.unwrap().get(), "\"a\"");
+    assert_eq!(awaited.wait(None).await.unwrap(), json!("b"));
+    assert_eq!(
+        conn.lock().deadlines.len(),
+        0,
+        "a response clears its deadline"
+    );
+}
+
+#[tokio::test]
+async fn callback_requests_time_out_on_their_own_deadline_without_breaking_the_connection() {
+    let (conn, mut peer) = start();
+    let (slow, slow_rx) = callback();
+    conn.send_request_raw_then("slow", None, Duration::from_secs(30), slow);
+    let started = Instant::now();
+    let (quick, quick_rx) = callback();
+    conn.send_request_raw_then("quick", None, Duration::from_millis(100), quick);
+    let e = outcome_of(quick_rx).await.unwrap_err();
+    // Well before the deadline task's idle tick (1 s): the sooner deadline woke it.
+    assert!(
+        started.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(e.has_code(codes::TIMEOUT));
+    assert_eq!(e.message, "adt-ls request quick timed out after 100ms");
+    assert_eq!(
+        conn.pending_count(),
+        1,
+        "only the expired request is forgotten"
+    );
+    let _ = peer.recv().await;
+    peer.send(json!({ "jsonrpc": "2.0", "id": 0, "result": 1 }))
+        .await;
+    assert_eq!(outcome_of(slow_rx).await.unwrap().get(), "1");
+}
+
+#[tokio::test]
+async fn callback_requests_fail_at_once_when_the_connection_ends_or_cannot_send() {
+    let (conn, mut peer) = start();
+    let (done, rx) = callback();
+    conn.send_request_raw_then("x", None, Duration::from_secs(30), done);
+    let _ = peer.recv().await;
+    drop(peer);
+    let e = outcome_of(rx).await.unwrap_err();
+    assert!(e
+        .message
+        .contains("adt-ls exited (code 13) while x was pending."));
+    let (late, late_rx) = callback();
+    conn.send_request_raw_then("y", None, Duration::from_secs(30), late);
+    let e = outcome_of(late_rx).await.unwrap_err();
+    assert!(e.message.contains("cannot send y"), "{}", e.message);
+
+    let (conn, _peer) = start();
+    let (done, rx) = callback();
+    conn.send_request_raw_then("z", None, Duration::from_secs(30), done);
+    conn.dispose();
+    let e = outcome_of(rx).await.unwrap_err();
+    assert_eq!(e.message, DISPOSED_MESSAGE);
+}
