@@ -75,7 +75,7 @@ where
 pub fn coded_deferred<T, M, R>(
     env: &Env,
     map: M,
-) -> Result<(Settling<R>, Completer<std::result::Result<T, EngineError>>)>
+) -> Result<(Settling<R>, Completer<EngineOutcome<T>>)>
 where
     T: Send + 'static,
     M: FnOnce(&Env, T) -> Result<R> + 'static,
@@ -92,6 +92,9 @@ where
     })?;
     Ok((promise.typed(), completer))
 }
+
+/// What an engine operation ends with.
+pub type EngineOutcome<T> = std::result::Result<T, EngineError>;
 
 /// Throw an engine error from a synchronous function.
 pub fn throw<T>(env: &Env, e: EngineError) -> Result<T> {

@@ -372,9 +372,10 @@ async fn direct_and_queued_frames_never_interleave_and_keep_their_order() {
     let mut sent = Vec::new();
     for i in 0..200u64 {
         if i % 10 == 5 {
-            let _ = conn
-                .send_notification("note", Some(json!({ "n": i })))
-                .unwrap();
+            drop(
+                conn.send_notification("note", Some(json!({ "n": i })))
+                    .unwrap(),
+            );
         }
         let pending = conn
             .send_request("big", Some(json!({ "i": i, "pad": payload })))
