@@ -6,6 +6,8 @@ pub mod framing;
 pub mod message;
 pub mod params;
 pub mod requester;
+#[cfg(unix)]
+pub mod unix_socket;
 
 pub use connection::{
     BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Handlers, NotificationSink,

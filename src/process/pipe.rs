@@ -146,18 +146,16 @@ impl PipeListener {
                 }
             }
         });
-        // A second handle (dup) on the socket for the connection's direct writes; it shares
-        // the non-blocking mode. Without it every write goes through the writer task.
-        let std_stream = stream.into_std().map_err(Error::from)?;
-        let direct = match std_stream.try_clone() {
-            Ok(dup) => Some(Box::new(dup) as DirectWriter),
-            Err(e) => {
-                crate::log::debug(format!("no direct-write handle on the adt-ls socket: {e}"));
-                None
-            }
-        };
-        let stream = tokio::net::UnixStream::from_std(std_stream).map_err(Error::from)?;
-        Ok((Box::new(stream), direct, PipeGuard { _stop: Some(stop) }))
+        // Registered for read readiness only, with a second handle (dup) for the
+        // connection's direct writes (crate::lsp::unix_socket).
+        let socket = stream.into_std().map_err(Error::from)?;
+        let (transport, direct) =
+            crate::lsp::unix_socket::transport(socket).map_err(Error::from)?;
+        Ok((
+            Box::new(transport),
+            Some(direct),
+            PipeGuard { _stop: Some(stop) },
+        ))
     }
 
     /// Windows: the first client of the named pipe (its ACL is set at creation).

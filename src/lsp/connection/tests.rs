@@ -557,3 +557,53 @@ async fn callback_requests_fail_at_once_when_the_connection_ends_or_cannot_send(
     let e = outcome_of(rx).await.unwrap_err();
     assert_eq!(e.message, DISPOSED_MESSAGE);
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_read_only_registered_transport_carries_large_traffic_both_ways_in_order() {
+    // crate::lsp::unix_socket: reads registered for read readiness only, writes registered
+    // only while blocked. More than a socket buffer each way, with the peer slow to read.
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    let (transport, direct) = crate::lsp::unix_socket::transport(ours).unwrap();
+    let conn = Connection::start_with_direct(
+        transport,
+        Handlers {
+            router: Arc::new(NullRouter),
+            notifications: None,
+            close_hook: Arc::new(FixedHook),
+        },
+        Some(direct),
+    );
+    theirs.set_nonblocking(true).unwrap();
+    let mut peer = PeerOn::new(tokio::net::UnixStream::from_std(theirs).unwrap());
+    let payload = "y".repeat(64 * 1024);
+    let sent: Vec<_> = (0..100u64)
+        .map(|i| {
+            conn.send_request("big", Some(json!({ "i": i, "pad": payload })))
+                .unwrap()
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    for i in 0..100u64 {
+        let frame = peer.recv().await;
+        assert_eq!(frame["id"], i);
+        assert_eq!(
+            frame["params"]["pad"].as_str().map(str::len),
+            Some(64 * 1024)
+        );
+        peer.send(json!({ "jsonrpc": "2.0", "id": i, "result": { "i": i, "pad": payload } }))
+            .await;
+    }
+    for (i, pending) in sent.into_iter().enumerate() {
+        let v = pending.wait(Some(Duration::from_secs(10))).await.unwrap();
+        assert_eq!(v["i"], i as u64);
+    }
+    drop(peer);
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while conn.is_open() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the peer's end is seen");
+}
