@@ -10,6 +10,7 @@
 // then the measured phases.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FloorClient } from './floor-client.mjs';
@@ -40,7 +41,12 @@ process.on('uncaughtException', (e) => {
 async function makeClient(lib) {
   const opts = { extraArgs: [PEER] };
   if (lib === 'floor') return new FloorClient(process.execPath, opts);
-  const mod = lib === 'ours' ? await import('../index.js') : await import('@marianfoo/adt-ls');
+  // ADT_LS_NATIVE_BENCH_ADDON: a .node file to measure instead of the package's loader (the CI
+  // lane measures the release binary `.ci/package` built). `ours-nostack` is ours with
+  // ADT_LS_NATIVE_CALLER_STACKS=0 in its environment (set by bench/hot-path.mjs).
+  const addon = process.env.ADT_LS_NATIVE_BENCH_ADDON;
+  const ours = () => (addon ? createRequire(import.meta.url)(addon) : import('../index.js'));
+  const mod = lib.startsWith('ours') ? await ours() : await import('@marianfoo/adt-ls');
   return new mod.AdtLsDriver(process.execPath, opts);
 }
 

@@ -6,7 +6,10 @@
 // target/bench/hot-path.json. Columns are explained in docs/performance.md.
 //
 //   node bench/hot-path.mjs [--rounds 5] [--warmup 5000] [--calls 5000] [--inflight 20000] [--large-reps 7]
-//                           [--out target/bench/hot-path.json]
+//                           [--out target/bench/hot-path.json] [--addon <file.node>]
+// `--addon` measures that binary as "ours" (default: the package loader, ../index.js). A
+// fourth client, ours with ADT_LS_NATIVE_CALLER_STACKS=0, gives the caller-stack capture's
+// cost (ours minus it, per sequential call).
 // `npm run bench:hot` builds the release addon first; `npm run bench` runs this after the
 // simulator scenarios.
 
@@ -25,12 +28,23 @@ const { values } = parseArgs({
     inflight: { type: 'string', default: '20000' },
     'large-reps': { type: 'string', default: '7' },
     out: { type: 'string', default: 'target/bench/hot-path.json' },
+    addon: { type: 'string' },
   },
 });
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WORKER = fileURLToPath(new URL('./hot-path-worker.mjs', import.meta.url));
 const ROUNDS = Number(values.rounds);
-const LIBS = { ours: 'adt-ls-native', ref: '@marianfoo/adt-ls 0.5.0', floor: 'raw JS floor (node:net)' };
+const LIBS = {
+  ours: 'adt-ls-native',
+  ref: '@marianfoo/adt-ls 0.5.0',
+  floor: 'raw JS floor (node:net)',
+  'ours-nostack': 'adt-ls-native, caller stacks off',
+};
+const workerEnv = (lib) => ({
+  ...process.env,
+  ...(values.addon ? { ADT_LS_NATIVE_BENCH_ADDON: resolve(values.addon) } : {}),
+  ADT_LS_NATIVE_CALLER_STACKS: lib === 'ours-nostack' ? '0' : '1',
+});
 
 /** [key, header, path into a worker result, higher is better?, decimals] */
 const COLUMNS = [
@@ -51,7 +65,7 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const lib of Object.keys(LIBS)) {
     if (errors[lib]) continue;
     const args = ['--expose-gc', WORKER, '--lib', lib, '--warmup', values.warmup, '--calls', values.calls, '--inflight', values.inflight, '--large-reps', values['large-reps']];
-    const res = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 10 * 60_000 });
+    const res = spawnSync(process.execPath, args, { cwd: ROOT, env: workerEnv(lib), encoding: 'utf8', timeout: 10 * 60_000 });
     const line = res.stdout?.trim().split('\n').pop();
     try {
       runs[lib].push(JSON.parse(line));
@@ -69,6 +83,11 @@ for (const lib of Object.keys(LIBS)) {
 }
 const ratio = (a, b) => Object.fromEntries(COLUMNS.map(([key]) => [key, results[a][key] / results[b][key]]));
 const ratios = { 'ours/0.5.0': ratio('ours', 'ref'), 'ours/floor': ratio('ours', 'floor') };
+// The caller-stack capture's cost per sequential (resolving) call: ours minus ours without it.
+const callerStackCost = {
+  wallUs: results.ours.wallUs - results['ours-nostack'].wallUs,
+  cpuUs: results.ours.cpuUs - results['ours-nostack'].cpuUs,
+};
 
 const gitHead = (() => {
   try {
@@ -93,6 +112,7 @@ const report = {
   columns: Object.fromEntries(COLUMNS.map(([key, header, , higherIsBetter]) => [key, { header, higherIsBetter }])),
   results,
   ratios,
+  callerStackCost,
   errors,
   runs,
 };
@@ -109,6 +129,7 @@ const lines = [
 ];
 console.log(`\nHot path (${ROUNDS} rounds, medians; ${report.machine.cores} cores, load ${report.machine.loadavg.map((l) => l.toFixed(2)).join(' ')}):`);
 console.log(lines.join('\n'));
+console.log(`\nCaller-stack capture (ours minus ours with ADT_LS_NATIVE_CALLER_STACKS=0): ${fmt(callerStackCost.wallUs, 1)} µs wall, ${fmt(callerStackCost.cpuUs, 1)} µs CPU per sequential call (medians)`);
 if (Object.keys(errors).length) console.log(`\nerrors: ${JSON.stringify(errors)}`);
 console.log(`\nwritten to ${values.out}`);
 process.exitCode = Object.keys(errors).length ? 1 : 0;

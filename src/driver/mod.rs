@@ -12,7 +12,9 @@ use crate::error::{codes, Error, Result};
 use crate::identity::ClientInfo;
 use crate::log;
 use crate::lsp::message::RawJson;
-use crate::lsp::{BoxFuture, CloseHook, CloseReason, Connection, Handlers, LspRequester};
+use crate::lsp::{
+    BoxFuture, CloseHook, CloseReason, Connection, Handlers, LspRequester, ResponseCallback,
+};
 use crate::process::host::HostEnv;
 use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener, reaper};
 use crate::version;
@@ -203,6 +205,30 @@ impl Driver {
         async move { sent?.wait_raw(Some(limit)).await }
     }
 
+    /// [`Driver::request_raw`] without a future: the request goes on the wire now and `done`
+    /// gets its outcome (exactly once, on whichever thread sees it), so no task waits per
+    /// request.
+    pub fn request_raw_then(
+        &self,
+        method: &str,
+        params: Option<RawJson>,
+        timeout: Option<Duration>,
+        done: ResponseCallback,
+    ) {
+        let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
+        match self.session() {
+            Some(session) => {
+                session
+                    .conn
+                    .send_request_raw_then(method, params.as_deref(), limit, done)
+            }
+            None => done(Err(Error::coded(
+                crate::error::codes::NOT_STARTED,
+                NOT_STARTED,
+            ))),
+        }
+    }
+
     pub async fn send_notification(&self, method: &str, params: Option<Value>) -> Result<()> {
         self.notification(method, params).await
     }
@@ -340,8 +366,8 @@ impl Driver {
             }
             _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
         };
-        let (stream, pipe_guard) = accepted;
-        let conn = Connection::start(
+        let (stream, direct, pipe_guard) = accepted;
+        let conn = Connection::start_with_direct(
             stream,
             Handlers {
                 router: self.inner.router.clone(),
@@ -350,6 +376,7 @@ impl Driver {
                     child: child.clone(),
                 }),
             },
+            direct,
         );
         made.conn = Some(conn.clone());
         watch_for_exit(conn.clone(), child.clone());

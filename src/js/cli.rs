@@ -5,6 +5,7 @@
 use super::checked;
 use super::driver::rejected;
 use super::errors::coded;
+use super::settle::Settling;
 use crate::arg_error;
 use crate::doctor::{self, RuntimeInfo};
 use napi::bindgen_prelude::*;
@@ -12,7 +13,7 @@ use napi::bindgen_prelude::*;
 /// Run the `adt-ls-native` command line (`doctor`, `--help`); prints to stdout/stderr and
 /// resolves the exit status (0 ok, 1 something would fail, 2 usage error).
 #[napi(ts_args_type = "argv: string[]", ts_return_type = "Promise<number>")]
-pub fn run_cli(env: Env, argv: Unknown) -> Result<AsyncBlock<i32>> {
+pub fn run_cli(env: Env, argv: Unknown) -> Result<Settling<i32>> {
     let argv = match checked::opt_strings(&env, Some(argv), "argv") {
         Ok(Some(argv)) => argv,
         Ok(None) => {

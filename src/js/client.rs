@@ -7,6 +7,7 @@
 use super::checked;
 use super::errors::coded;
 use super::json;
+use super::settle::Settling;
 use super::strategies;
 use super::timeouts::timeout_prop;
 use super::values::Json;
@@ -53,7 +54,7 @@ use std::path::PathBuf;
     ts_args_type = "opts: CreateAdtLsOptions",
     ts_return_type = "Promise<AdtLsClient>"
 )]
-pub fn create_adt_ls(env: Env, opts: Unknown) -> Result<AsyncBlock<ClientObject>> {
+pub fn create_adt_ls(env: Env, opts: Unknown) -> Result<Settling<ClientObject>> {
     let opts = Some(opts);
     let options = match client_options(&env, opts) {
         Ok(o) => o,
@@ -104,7 +105,7 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
     })?;
     root.set_named_property("health", health)?;
     let dispose =
-        env.create_function_from_closure::<(), AsyncBlock<()>, _>("dispose", move |ctx| {
+        env.create_function_from_closure::<(), Settling<()>, _>("dispose", move |ctx| {
             let client = client.clone();
             coded(
                 ctx.env,
@@ -126,7 +127,7 @@ fn method_fn<'env>(
     env: &'env Env,
     client: Client,
     method: &'static str,
-) -> Result<Function<'env, Unknown<'env>, AsyncBlock<Json>>> {
+) -> Result<Function<'env, Unknown<'env>, Settling<Json>>> {
     let name = method.rsplit('.').next().unwrap_or(method);
     env.create_function_from_closure(name, move |ctx| {
         let env = &*ctx.env;

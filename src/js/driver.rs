@@ -3,15 +3,17 @@
 
 use super::callback::JsCallback;
 use super::checked;
-use super::errors::{coded, throw};
+use super::errors::{coded, coded_deferred, throw};
 use super::json;
+use super::settle::Settling;
 use super::timeouts::{timeout_arg, timeout_prop};
 use super::values::{Json, JsonText};
 use crate::auth::proxy_url::user_request_handler;
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
-use crate::error::{codes, Error as EngineError};
+use crate::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::identity::ClientInfo;
+use crate::lsp::message::RawJson;
 use crate::lsp::BoxFuture;
 use crate::option_keys;
 use napi::bindgen_prelude::*;
@@ -113,7 +115,7 @@ impl AdtLsDriver {
         ts_args_type = "timeoutMs?: number",
         ts_return_type = "Promise<AdtLsInitializeResult>"
     )]
-    pub fn start(&self, env: Env, timeout_ms: Unknown) -> Result<AsyncBlock<Json>> {
+    pub fn start(&self, env: Env, timeout_ms: Unknown) -> Result<Settling<Json>> {
         let timeout_ms = Some(timeout_ms);
         let timeout = match timeout_arg(&env, timeout_ms, "timeoutMs") {
             Ok(t) => t.unwrap_or(DEFAULT_START_TIMEOUT),
@@ -143,7 +145,7 @@ impl AdtLsDriver {
         method: Unknown,
         params: Option<Unknown>,
         opts: Unknown,
-    ) -> Result<AsyncBlock<JsonText>> {
+    ) -> Result<Settling<JsonText>> {
         let method = Some(method);
         let opts = Some(opts);
         let method = match checked::string(&env, method, "method") {
@@ -164,12 +166,15 @@ impl AdtLsDriver {
             Ok(t) => t,
             Err(e) => return rejected(&env, e),
         };
-        let sent = self.driver.request_raw(&method, params, timeout);
-        coded(
-            &env,
-            async move { sent.await.map_err(|e| e.with_detail("method", method)) },
-            |_, v| Ok(JsonText(v)),
-        )
+        // The outcome settles the promise straight from the connection (no task per call).
+        let (promise, completer) = coded_deferred(&env, |_, v| Ok(JsonText(v)))?;
+        let detail = method.clone();
+        let done = move |outcome: EngineResult<RawJson>| {
+            completer.complete(outcome.map_err(|e| e.with_detail("method", detail)));
+        };
+        self.driver
+            .request_raw_then(&method, params, timeout, Box::new(done));
+        Ok(promise)
     }
 
     /// Send an LSP notification (e.g. `textDocument/didOpen`); params are encoded as for
@@ -185,7 +190,7 @@ impl AdtLsDriver {
         env: Env,
         method: Unknown,
         params: Option<Unknown>,
-    ) -> Result<AsyncBlock<()>> {
+    ) -> Result<Settling<()>> {
         let method = Some(method);
         let method = match checked::string(&env, method, "method") {
             Ok(m) => m,
@@ -230,7 +235,7 @@ impl AdtLsDriver {
     /// is killed (waiting up to 5 s for it), and the data dir is removed when the driver made it. No
     /// LSP `shutdown` is sent. Idempotent; never rejects.
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn dispose(&self, env: Env) -> Result<AsyncBlock<()>> {
+    pub fn dispose(&self, env: Env) -> Result<Settling<()>> {
         let teardown = self.driver.dispose();
         coded(
             &env,
@@ -328,6 +333,6 @@ pub fn request_timeout(
 pub fn rejected<T: ToNapiValue + Send + 'static>(
     env: &Env,
     e: EngineError,
-) -> Result<AsyncBlock<T>> {
+) -> Result<Settling<T>> {
     coded(env, async move { Err::<T, EngineError>(e) }, |_, v| Ok(v))
 }

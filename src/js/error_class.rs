@@ -173,16 +173,37 @@ fn capture_enabled() -> bool {
         .get_or_init(|| std::env::var_os("ADT_LS_NATIVE_CALLER_STACKS").is_none_or(|v| v != "0"))
 }
 
-/// The caller's frames at this moment (the `    at …` lines), or `None` where the engine
-/// gives none. Called on the JS thread when a promise-returning export is entered.
-pub fn caller_frames(env: &Env) -> Option<String> {
-    if !capture_enabled() {
-        return None;
+/// The caller's frames, captured at a call and formatted only if they are needed: V8's
+/// `Error.captureStackTrace` records the frames cheaply and formats `stack` on first read, so
+/// a promise that resolves never pays for the text (see bench/caller-stacks.mjs).
+pub struct CallerStack(Option<ObjectRef<false>>);
+
+impl CallerStack {
+    /// Capture the current frames (JS thread, inside a promise-returning export).
+    pub fn capture(env: &Env) -> CallerStack {
+        if !capture_enabled() {
+            return CallerStack(None);
+        }
+        let probe = Object::new(env)
+            .ok()
+            .filter(|probe| capture_on(env, *probe).is_ok())
+            .and_then(|probe| probe.create_ref::<false>().ok());
+        CallerStack(probe)
     }
-    let probe = Object::new(env).ok()?;
-    capture_on(env, probe).ok()?;
-    let stack: String = probe.get_named_property::<String>("stack").ok()?;
-    frames_of(&stack)
+
+    /// The captured `    at …` lines, formatted now; `None` where the engine gave none.
+    pub fn frames(&self, env: &Env) -> Option<String> {
+        let probe = self.0.as_ref()?.get_value(env).ok()?;
+        let stack: String = probe.get_named_property::<String>("stack").ok()?;
+        frames_of(&stack)
+    }
+
+    /// Drop the captured frames (JS thread).
+    pub fn release(self, env: &Env) {
+        if let Some(probe) = self.0 {
+            let _ = probe.unref(env);
+        }
+    }
 }
 
 /// The frame lines of a stack text (everything after the message lines).

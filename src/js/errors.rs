@@ -7,7 +7,9 @@
 //! argument errors (`ERR_INVALID_ARG_TYPE`, `ERR_INVALID_ARG_VALUE`, `ERR_INVALID_ARG`) are
 //! `TypeError`s and `ERR_OUT_OF_RANGE` a `RangeError`, as Node's own, branded as `AdtLsError`.
 
-use super::{error_class, json, logger};
+use super::error_class::{self, CallerStack};
+use super::json;
+use super::settle::{self, Completer, Settling};
 use crate::error::{codes, Error as EngineError, ErrorCode};
 use napi::bindgen_prelude::*;
 use napi::{JsError, JsRangeError, JsTypeError, JsValue};
@@ -74,23 +76,45 @@ fn kind_of(e: &EngineError) -> &'static str {
 }
 
 /// Run an engine future on the runtime and hand JS a promise; rejections are proper
-/// errors with `code`/`data`. Pending log lines are delivered before the promise settles.
-pub fn coded<T, F, M, R>(env: &Env, fut: F, map: M) -> Result<AsyncBlock<R>>
+/// errors with `code`/`data` and the caller's frames. Promises are settled in batches per
+/// JS-thread wake-up ([`settle`]), after pending log lines are delivered.
+pub fn coded<T, F, M, R>(env: &Env, fut: F, map: M) -> Result<Settling<R>>
 where
     T: Send + 'static,
     F: Future<Output = std::result::Result<T, EngineError>> + Send + 'static,
     M: FnOnce(&Env, T) -> Result<R> + 'static,
     R: ToNapiValue + 'static,
 {
-    let frames = error_class::caller_frames(env);
-    AsyncBlockBuilder::build_with_map(env, async move { Ok(fut.await) }, move |env, outcome| {
-        logger::flush(&env);
-        match outcome {
-            Ok(value) => map(&env, value),
-            Err(e) => Err(js_error_at(&env, &e, frames.as_deref())),
-        }
-    })
+    let (promise, completer) = coded_deferred(env, map)?;
+    napi::bindgen_prelude::spawn(async move { completer.complete(fut.await) });
+    Ok(promise)
 }
+
+/// As [`coded`], for an outcome some engine callback delivers instead of a future: the
+/// promise, and the completer to hand the outcome to (from any thread).
+pub fn coded_deferred<T, M, R>(
+    env: &Env,
+    map: M,
+) -> Result<(Settling<R>, Completer<EngineOutcome<T>>)>
+where
+    T: Send + 'static,
+    M: FnOnce(&Env, T) -> Result<R> + 'static,
+    R: ToNapiValue + 'static,
+{
+    let caller = CallerStack::capture(env);
+    let (promise, completer) = settle::deferred(env, move |env, outcome| {
+        let settled = match outcome {
+            Ok(value) => map(env, value).and_then(|v| unsafe { R::to_napi_value(env.raw(), v) }),
+            Err(e) => Err(js_error_at(env, &e, caller.frames(env).as_deref())),
+        };
+        caller.release(env);
+        settled
+    })?;
+    Ok((promise.typed(), completer))
+}
+
+/// What an engine operation ends with.
+pub type EngineOutcome<T> = std::result::Result<T, EngineError>;
 
 /// Throw an engine error from a synchronous function.
 pub fn throw<T>(env: &Env, e: EngineError) -> Result<T> {

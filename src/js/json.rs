@@ -55,12 +55,34 @@ pub fn text_from_js(env: &Env, value: Unknown) -> Result<Option<RawJson>> {
     }
 }
 
-/// Build the JS value for a JSON text with JSON.parse.
+/// Build the JS value for a JSON text with JSON.parse. The JS string is made once, straight
+/// from the text (no Rust-side copy); ASCII text (the usual case: serde_json and adt-ls escape
+/// little) becomes a one-byte V8 string without UTF-8 decoding.
 pub fn text_to_js<'env>(env: &'env Env, text: &str) -> Result<Unknown<'env>> {
     let json = json_object(env)?;
     let parse: Function<String, Unknown> = json.get_named_property("parse")?;
-    let text = unsafe { String::to_napi_value(env.raw(), text.to_string())? };
+    let text = js_string(env, text)?;
     call::call(env, json.raw(), parse.raw(), &[text])
+}
+
+/// A JS string with the contents of `text`, copied once by the engine.
+fn js_string(env: &Env, text: &str) -> Result<napi::sys::napi_value> {
+    let mut value = std::ptr::null_mut();
+    let (ptr, len) = (text.as_ptr().cast(), text.len());
+    let status = unsafe {
+        if text.is_ascii() {
+            napi::sys::napi_create_string_latin1(env.raw(), ptr, len as isize, &mut value)
+        } else {
+            napi::sys::napi_create_string_utf8(env.raw(), ptr, len as isize, &mut value)
+        }
+    };
+    if status != napi::sys::Status::napi_ok {
+        return Err(Error::new(
+            Status::from(status),
+            "creating a JS string failed",
+        ));
+    }
+    Ok(value)
 }
 
 /// Same as [`from_js`] for an optional argument (undefined and absent are `None`).

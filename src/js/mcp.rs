@@ -7,6 +7,7 @@ use super::checked;
 use super::driver::rejected;
 use super::errors::coded;
 use super::requester;
+use super::settle::Settling;
 use super::timeouts::timeout_arg;
 use super::values::{Json, OrUndefined};
 use crate::error::{codes, Error as EngineError};
@@ -22,7 +23,7 @@ use std::sync::Arc;
 
 /// Run `call` with the engine requester behind a JS driver value (ours natively, any other
 /// `{sendRequest}` object through a callback); an unusable value rejects.
-fn with_requester<F, Fut>(env: &Env, driver: Option<Unknown>, call: F) -> Result<AsyncBlock<Json>>
+fn with_requester<F, Fut>(env: &Env, driver: Option<Unknown>, call: F) -> Result<Settling<Json>>
 where
     F: FnOnce(Arc<dyn LspRequester>) -> Fut,
     Fut: std::future::Future<Output = crate::error::Result<Value>> + Send + 'static,
@@ -45,7 +46,7 @@ where
     ts_args_type = "driver: LspRequester, opts: { port: number; token: string }",
     ts_return_type = "Promise<StartMcpServerResult>"
 )]
-pub fn start_mcp_server(env: Env, driver: Unknown, opts: Unknown) -> Result<AsyncBlock<Json>> {
+pub fn start_mcp_server(env: Env, driver: Unknown, opts: Unknown) -> Result<Settling<Json>> {
     let driver = Some(driver);
     let opts = Some(opts);
     let (port, token) = match start_options(&env, opts) {
@@ -79,7 +80,7 @@ fn start_options(
     ts_args_type = "driver: LspRequester",
     ts_return_type = "Promise<unknown>"
 )]
-pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<AsyncBlock<Json>> {
+pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<Settling<Json>> {
     let driver = Some(driver);
     with_requester(&env, driver, |lsp| async move {
         lifecycle::stop_mcp_server(lsp.as_ref()).await
@@ -98,7 +99,7 @@ pub fn set_mcp_destination(
     env: Env,
     driver: Unknown,
     destination_id: Unknown,
-) -> Result<AsyncBlock<Json>> {
+) -> Result<Settling<Json>> {
     let driver = Some(driver);
     let destination_id = Some(destination_id);
     let destination_id = match checked::string(&env, destination_id, "destinationId") {
@@ -131,7 +132,7 @@ pub fn start_mcp_server_with_fallback(
     start_port: Unknown,
     attempts: Unknown,
     on_retry: Unknown,
-) -> Result<AsyncBlock<Json>> {
+) -> Result<Settling<Json>> {
     let start = Some(start);
     let start_port = Some(start_port);
     let attempts = Some(attempts);
@@ -276,7 +277,7 @@ impl AdtLsMcpClient {
     /// @throws rejects with `Unsupported MCP protocol version: <v>`, an HTTP error
     /// (`adt-ls MCP initialize failed: HTTP <status>`) or a transport error
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn connect(&self, env: Env) -> Result<AsyncBlock<()>> {
+    pub fn connect(&self, env: Env) -> Result<Settling<()>> {
         let c = self.inner.clone();
         coded(&env, async move { c.connect().await }, |_, ()| Ok(()))
     }
@@ -288,7 +289,7 @@ impl AdtLsMcpClient {
     /// @throws rejects with `adt-ls MCP tools/list: missing or invalid tools`, `... invalid nextCursor`
     /// or `... repeated pagination cursor` for a malformed answer
     #[napi(ts_return_type = "Promise<McpTool[]>")]
-    pub fn list_tools(&self, env: Env) -> Result<AsyncBlock<Json>> {
+    pub fn list_tools(&self, env: Env) -> Result<Settling<Json>> {
         let c = self.inner.clone();
         coded(&env, async move { c.list_tools().await }, |_, v| {
             Ok(Json(Some(Value::Array(v))))
@@ -311,7 +312,7 @@ impl AdtLsMcpClient {
         name: Unknown,
         args: Unknown,
         opts: Unknown,
-    ) -> Result<AsyncBlock<Json>> {
+    ) -> Result<Settling<Json>> {
         let name = Some(name);
         let args = Some(args);
         let opts = Some(opts);
@@ -349,7 +350,7 @@ impl AdtLsMcpClient {
         method: Unknown,
         params: Option<Unknown>,
         opts: Unknown,
-    ) -> Result<AsyncBlock<Json>> {
+    ) -> Result<Settling<Json>> {
         let method = Some(method);
         let opts = Some(opts);
         let checked_args = (|| {
@@ -375,7 +376,7 @@ impl AdtLsMcpClient {
     ///
     /// @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn close(&self, env: Env) -> Result<AsyncBlock<()>> {
+    pub fn close(&self, env: Env) -> Result<Settling<()>> {
         let c = self.inner.clone();
         coded(&env, async move { c.close().await }, |_, ()| Ok(()))
     }

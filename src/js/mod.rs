@@ -18,6 +18,7 @@ mod logger;
 mod mcp;
 mod process_exit;
 mod requester;
+mod settle;
 mod strategies;
 mod timeouts;
 mod types;

@@ -7,6 +7,7 @@ use super::callback::JsCallback;
 use super::checked;
 use super::driver::AdtLsDriver;
 use super::errors::{coded, throw};
+use super::settle::Settling;
 use super::values::Json;
 use super::{call, json};
 use crate::arg_error;
@@ -380,7 +381,7 @@ fn register_on(env: &Env, strategy: &Strategy, target: Unknown, insecure: bool) 
 fn handler_function(
     env: &Env,
     handler: Arc<dyn ServerRequestHandler>,
-) -> Result<Function<'_, Unknown<'_>, AsyncBlock<Json>>> {
+) -> Result<Function<'_, Unknown<'_>, Settling<Json>>> {
     env.create_function_from_closure("handler", move |ctx| {
         let env = &*ctx.env;
         let params = ctx

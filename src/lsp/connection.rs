@@ -5,6 +5,11 @@
 //! failed at once with the reason the [`CloseHook`] supplies (docs/decisions.md#d5-2), and every
 //! wait is bounded by a timeout or cancelled by [`Connection::dispose`]. A framing violation
 //! ends the connection at once: pending requests fail with `ERR_LSP_PROTOCOL`.
+//! With a [`DirectWriter`] (a second handle on the socket, non-blocking), a frame is written
+//! by the calling thread itself while the writer task has nothing queued, sparing a thread
+//! hand-off per request; whatever the socket does not take at once goes to the writer task,
+//! and nothing is written directly while the writer has frames queued, so frames never
+//! interleave and keep their order.
 
 use super::framing::{self, Decoder};
 use super::message::RawJson;
@@ -14,14 +19,15 @@ use crate::error::{codes, Error, Result};
 use crate::log;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
+use std::io::Write as _;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
 
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
@@ -86,6 +92,11 @@ pub trait CloseHook: Send + Sync + 'static {
 pub const DISPOSED_MESSAGE: &str = "Pending response rejected since connection got disposed";
 pub const DISPOSED_CODE: i64 = -32097;
 
+/// A second, non-blocking handle on the connection's socket for writes from the calling
+/// thread ([`Connection::start_with_direct`]); `WouldBlock` or a short write hands the rest
+/// to the writer task.
+pub type DirectWriter = Box<dyn std::io::Write + Send>;
+
 /// One frame for the writer; `written` is told once it is on the wire.
 struct Outgoing {
     frame: Vec<u8>,
@@ -97,7 +108,45 @@ const FLUSH_ON_CLOSE: Duration = Duration::from_millis(500);
 
 struct Pending {
     method: String,
-    tx: oneshot::Sender<Result<RawJson>>,
+    waiter: Waiter,
+    /// For [`Waiter::Callback`]: when it times out, and the limit for the message.
+    deadline: Option<(Instant, Duration)>,
+}
+
+/// Told the outcome of a request: a [`PendingResponse`] awaiting a channel, or a callback
+/// run on the thread that sees the outcome (the reader, the deadline task, or whoever
+/// closes the connection), which spares a task per request.
+enum Waiter {
+    Channel(oneshot::Sender<Result<RawJson>>),
+    Callback(ResponseCallback),
+}
+
+/// Receives a request's outcome exactly once ([`Connection::send_request_raw_then`]).
+pub type ResponseCallback = Box<dyn FnOnce(Result<RawJson>) + Send>;
+
+impl Waiter {
+    fn finish(self, outcome: Result<RawJson>) {
+        match self {
+            Waiter::Channel(tx) => {
+                let _ = tx.send(outcome);
+            }
+            Waiter::Callback(done) => done(outcome),
+        }
+    }
+}
+
+/// How long the deadline task sleeps while no callback request is pending; a request whose
+/// deadline is sooner than the task's wake-up wakes it (only short explicit timeouts do).
+const DEADLINE_IDLE_TICK: Duration = Duration::from_secs(1);
+
+fn timeout_error(method: &str, limit: Duration) -> Error {
+    Error::coded(
+        codes::TIMEOUT,
+        format!(
+            "adt-ls request {method} timed out after {}ms",
+            limit.as_millis()
+        ),
+    )
 }
 
 enum Phase {
@@ -109,12 +158,23 @@ enum Phase {
 struct State {
     phase: Phase,
     pending: HashMap<u64, Pending>,
+    /// Dropped (closing its handle) when the connection ends or a direct write fails.
+    direct: Option<DirectWriter>,
+    /// Deadlines of callback requests, earliest first.
+    deadlines: BTreeSet<(Instant, u64)>,
+    /// When the deadline task wakes up next (None while it is not sleeping on a time).
+    deadline_wake: Option<Instant>,
 }
 
 struct Inner {
     next_id: AtomicU64,
     state: Mutex<State>,
     writer: mpsc::UnboundedSender<Outgoing>,
+    /// Frames handed to the writer task and not yet fully written. Incremented under the
+    /// state lock; a direct write happens only under that lock while it is 0.
+    queued: Arc<AtomicUsize>,
+    /// Wakes the deadline task for a deadline sooner than its wake-up.
+    deadline_changed: Notify,
     shutdown: watch::Sender<bool>,
 }
 
@@ -148,13 +208,7 @@ impl PendingResponse {
                 Ok(received) => received,
                 Err(_) => {
                     conn.lock().pending.remove(&id);
-                    return Err(Error::coded(
-                        codes::TIMEOUT,
-                        format!(
-                            "adt-ls request {method} timed out after {}ms",
-                            limit.as_millis()
-                        ),
-                    ));
+                    return Err(timeout_error(&method, limit));
                 }
             },
             None => rx.await,
@@ -182,21 +236,40 @@ impl Connection {
     where
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
+        Connection::start_with_direct(stream, handlers, None)
+    }
+
+    /// [`Connection::start`] with a second handle on the same socket for direct writes.
+    pub fn start_with_direct<S>(
+        stream: S,
+        handlers: Handlers,
+        direct: Option<DirectWriter>,
+    ) -> Connection
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
         let (reader, writer) = tokio::io::split(stream);
         let (tx, rx) = mpsc::unbounded_channel();
         let (shutdown, shutdown_rx) = watch::channel(false);
+        let queued = Arc::new(AtomicUsize::new(0));
         let conn = Connection {
             inner: Arc::new(Inner {
                 next_id: AtomicU64::new(0),
                 state: Mutex::new(State {
                     phase: Phase::Open,
                     pending: HashMap::new(),
+                    direct,
+                    deadlines: BTreeSet::new(),
+                    deadline_wake: None,
                 }),
                 writer: tx,
+                queued: queued.clone(),
+                deadline_changed: Notify::new(),
                 shutdown,
             }),
         };
-        tokio::spawn(write_loop(writer, rx, shutdown_rx.clone()));
+        tokio::spawn(write_loop(writer, rx, queued, shutdown_rx.clone()));
+        tokio::spawn(deadline_loop(conn.clone(), shutdown_rx.clone()));
         tokio::spawn(read_loop(reader, conn.clone(), handlers, shutdown_rx));
         conn
     }
@@ -214,7 +287,7 @@ impl Connection {
     /// Put a request on the wire now (synchronously, so calls keep their order) and return
     /// the handle to await its response.
     pub fn send_request(&self, method: &str, params: Option<Value>) -> Result<PendingResponse> {
-        self.send_encoded(method, &encode_params_raw(params))
+        self.send_awaited(method, &encode_params_raw(params))
     }
 
     /// [`Connection::send_request`] with params that are already JSON text.
@@ -223,44 +296,114 @@ impl Connection {
         method: &str,
         params: Option<&RawValue>,
     ) -> Result<PendingResponse> {
-        self.send_encoded(method, &encode_raw_params(params))
+        self.send_awaited(method, &encode_raw_params(params))
     }
 
-    fn send_encoded(&self, method: &str, params: &RawValue) -> Result<PendingResponse> {
+    fn send_awaited(&self, method: &str, params: &RawValue) -> Result<PendingResponse> {
         let (tx, rx) = oneshot::channel();
-        let mut state = self.lock();
-        match &state.phase {
-            Phase::Open => {}
-            Phase::Disposed => return Err(disposed_error()),
-            Phase::Closed(reason) => return Err(reason.error_for(method, false)),
-        }
-        // Id allocation and enqueueing happen under the lock: ids go out in order.
-        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let frame = framing::encode(&message::request(id, method, params));
-        if self
-            .inner
-            .writer
-            .send(Outgoing {
-                frame,
-                written: None,
-            })
-            .is_err()
-        {
-            return Err(closed_error());
-        }
-        state.pending.insert(
-            id,
-            Pending {
-                method: method.to_string(),
-                tx,
-            },
-        );
+        let id = self.send_encoded(method, params, Waiter::Channel(tx), None)?;
         Ok(PendingResponse {
             conn: self.clone(),
             id,
             method: method.to_string(),
             rx,
         })
+    }
+
+    /// Put a request on the wire now and hand its outcome to `done` (always called exactly
+    /// once: with the response, a timeout after `timeout`, the connection's end, or at once
+    /// with the error when the request cannot be sent). No task waits for it.
+    pub fn send_request_raw_then(
+        &self,
+        method: &str,
+        params: Option<&RawValue>,
+        timeout: Duration,
+        done: ResponseCallback,
+    ) {
+        let deadline = Instant::now() + timeout;
+        let sent = self.send_encoded(
+            method,
+            &encode_raw_params(params),
+            Waiter::Callback(done),
+            Some((deadline, timeout)),
+        );
+        if let Err(NotSent(e, waiter)) = sent {
+            waiter.finish(Err(e));
+        }
+    }
+
+    fn send_encoded(
+        &self,
+        method: &str,
+        params: &RawValue,
+        waiter: Waiter,
+        deadline: Option<(Instant, Duration)>,
+    ) -> std::result::Result<u64, NotSent> {
+        let mut state = self.lock();
+        match &state.phase {
+            Phase::Open => {}
+            Phase::Disposed => return Err(NotSent(disposed_error(), waiter)),
+            Phase::Closed(reason) => {
+                return Err(NotSent(reason.error_for(method, false), waiter));
+            }
+        }
+        // Id allocation and enqueueing happen under the lock: ids go out in order.
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        let frame = framing::encode(&message::request(id, method, params));
+        let written = self.write_direct(&mut state, &frame);
+        if written < frame.len() {
+            let rest = if written == 0 {
+                frame
+            } else {
+                frame[written..].to_vec()
+            };
+            if !self.enqueue(&state, rest, None) {
+                return Err(NotSent(closed_error(), waiter));
+            }
+        }
+        let wake_deadline_task = match deadline {
+            Some((at, _)) => {
+                state.deadlines.insert((at, id));
+                state.deadline_wake.is_none_or(|wake| at < wake)
+            }
+            None => false,
+        };
+        state.pending.insert(
+            id,
+            Pending {
+                method: method.to_string(),
+                waiter,
+                deadline,
+            },
+        );
+        drop(state);
+        if wake_deadline_task {
+            self.inner.deadline_changed.notify_one();
+        }
+        Ok(id)
+    }
+
+    /// Fail every callback request whose deadline has passed; the next deadline, if any.
+    fn expire(&self, now: Instant) -> Option<Instant> {
+        let mut expired = Vec::new();
+        let next = {
+            let mut state = self.lock();
+            while let Some(&(at, id)) = state.deadlines.first() {
+                if at > now {
+                    break;
+                }
+                state.deadlines.pop_first();
+                if let Some(p) = state.pending.remove(&id) {
+                    expired.push(p);
+                }
+            }
+            state.deadlines.first().map(|&(at, _)| at)
+        };
+        for p in expired {
+            let limit = p.deadline.map(|(_, limit)| limit).unwrap_or_default();
+            p.waiter.finish(Err(timeout_error(&p.method, limit)));
+        }
+        next
     }
 
     /// Send a notification (params encoded like requests'); resolves once it is written.
@@ -283,13 +426,9 @@ impl Connection {
             Phase::Closed(reason) => return Err(reason.error_for(method, false)),
         }
         let frame = framing::encode(&message::notification(method, encode_params(params)));
-        self.inner
-            .writer
-            .send(Outgoing {
-                frame,
-                written: Some(tx),
-            })
-            .map_err(|_| closed_error())?;
+        if !self.enqueue(&state, frame, Some(tx)) {
+            return Err(closed_error());
+        }
         drop(state);
         Ok(rx)
     }
@@ -312,10 +451,11 @@ impl Connection {
             if matches!(state.phase, Phase::Open) {
                 state.phase = Phase::Disposed;
             }
+            state.direct = None;
             std::mem::take(&mut state.pending)
         };
         for (_, p) in drained {
-            let _ = p.tx.send(Err(disposed_error()));
+            p.waiter.finish(Err(disposed_error()));
         }
         let _ = self.inner.shutdown.send(true);
     }
@@ -327,10 +467,12 @@ impl Connection {
             if matches!(state.phase, Phase::Open) {
                 state.phase = Phase::Closed(reason.clone());
             }
+            state.direct = None;
             std::mem::take(&mut state.pending)
         };
         for (_, p) in drained {
-            let _ = p.tx.send(Err(reason.error_for(&p.method, true)));
+            let error = reason.error_for(&p.method, true);
+            p.waiter.finish(Err(error));
         }
         let _ = self.inner.shutdown.send(true);
     }
@@ -340,26 +482,99 @@ impl Connection {
             log::debug(format!("lsp: response with foreign id {id} ignored"));
             return;
         };
-        let Some(p) = self.lock().pending.remove(&id) else {
+        let removed = {
+            let mut state = self.lock();
+            let p = state.pending.remove(&id);
+            if let Some((at, _)) = p.as_ref().and_then(|p| p.deadline) {
+                state.deadlines.remove(&(at, id));
+            }
+            p
+        };
+        let Some(p) = removed else {
             log::debug(format!(
                 "lsp: response for unknown or expired id {id} ignored"
             ));
             return;
         };
         let result = outcome.map_err(|e| Error::rpc(e.code, e.message, e.data));
-        let _ = p.tx.send(result);
+        p.waiter.finish(result);
     }
 
     fn send_frame(&self, body: Vec<u8>) {
-        let _ = self.inner.writer.send(Outgoing {
-            frame: framing::encode(&body),
-            written: None,
-        });
+        let state = self.lock();
+        self.enqueue(&state, framing::encode(&body), None);
+    }
+
+    /// Hand a frame to the writer task (the state lock held: see [`Inner::queued`]).
+    fn enqueue(
+        &self,
+        _locked: &State,
+        frame: Vec<u8>,
+        written: Option<oneshot::Sender<()>>,
+    ) -> bool {
+        self.inner.queued.fetch_add(1, Ordering::AcqRel);
+        let sent = self.inner.writer.send(Outgoing { frame, written });
+        if sent.is_err() {
+            self.inner.queued.fetch_sub(1, Ordering::AcqRel);
+        }
+        sent.is_ok()
+    }
+
+    /// Write as much of `frame` as the socket takes now, from this thread, when the writer
+    /// task has nothing queued; the number of bytes written (0 when it was not tried).
+    fn write_direct(&self, state: &mut State, frame: &[u8]) -> usize {
+        if self.inner.queued.load(Ordering::Acquire) != 0 {
+            return 0;
+        }
+        let Some(direct) = state.direct.as_mut() else {
+            return 0;
+        };
+        let mut written = 0;
+        while written < frame.len() {
+            match direct.write(&frame[written..]) {
+                Ok(0) => break,
+                Ok(n) => written += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(e) => {
+                    // The writer task meets the same error and the reader the end of the
+                    // stream; they close the connection with the reason.
+                    log::debug(format!("lsp: direct write failed ({e}); using the writer"));
+                    state.direct = None;
+                    break;
+                }
+            }
+        }
+        written
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // A poisoned lock only means a panic elsewhere; the state itself stays consistent.
         self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A request that was not sent: why, and its waiter back (to be told).
+struct NotSent(Error, Waiter);
+
+impl From<NotSent> for Error {
+    fn from(not_sent: NotSent) -> Error {
+        not_sent.0
+    }
+}
+
+/// Times out callback requests: sleeps until the earliest deadline (or
+/// [`DEADLINE_IDLE_TICK`] while there is none), woken early only for a sooner deadline.
+async fn deadline_loop(conn: Connection, mut shutdown: watch::Receiver<bool>) {
+    loop {
+        let next = conn.expire(Instant::now());
+        let wake = next.unwrap_or_else(|| Instant::now() + DEADLINE_IDLE_TICK);
+        conn.lock().deadline_wake = Some(wake);
+        tokio::select! {
+            _ = tokio::time::sleep_until(wake.into()) => {}
+            _ = conn.inner.deadline_changed.notified() => {}
+            _ = stopped(&mut shutdown) => break,
+        }
     }
 }
 
@@ -379,6 +594,7 @@ fn disposed_error() -> Error {
 async fn write_loop<W: AsyncWrite>(
     writer: W,
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
+    queued: Arc<AtomicUsize>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     tokio::pin!(writer);
@@ -387,7 +603,9 @@ async fn write_loop<W: AsyncWrite>(
             biased;
             out = rx.recv() => {
                 let Some(out) = out else { break };
-                if !write_one(&mut writer, out).await {
+                let ok = write_one(&mut writer, out).await;
+                queued.fetch_sub(1, Ordering::AcqRel);
+                if !ok {
                     return;
                 }
             }
@@ -398,7 +616,9 @@ async fn write_loop<W: AsyncWrite>(
     // within a bound.
     let _ = tokio::time::timeout(FLUSH_ON_CLOSE, async {
         while let Ok(out) = rx.try_recv() {
-            if !write_one(&mut writer, out).await {
+            let ok = write_one(&mut writer, out).await;
+            queued.fetch_sub(1, Ordering::AcqRel);
+            if !ok {
                 break;
             }
         }

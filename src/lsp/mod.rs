@@ -6,8 +6,11 @@ pub mod framing;
 pub mod message;
 pub mod params;
 pub mod requester;
+#[cfg(unix)]
+pub mod unix_socket;
 
 pub use connection::{
-    BoxFuture, CloseHook, CloseReason, Connection, Handlers, NotificationSink, RequestRouter,
+    BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Handlers, NotificationSink,
+    RequestRouter, ResponseCallback,
 };
 pub use requester::LspRequester;

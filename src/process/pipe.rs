@@ -13,6 +13,7 @@
 
 use super::ids;
 use crate::error::{Error, Result};
+use crate::lsp::DirectWriter;
 use std::path::{Path, PathBuf};
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -106,7 +107,7 @@ impl PipeListener {
     pub async fn accept_child(
         &mut self,
         child_pid: u32,
-    ) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
+    ) -> Result<(Box<dyn PipeStream>, Option<DirectWriter>, PipeGuard)> {
         let listener = self
             .listener
             .take()
@@ -145,7 +146,16 @@ impl PipeListener {
                 }
             }
         });
-        Ok((Box::new(stream), PipeGuard { _stop: Some(stop) }))
+        // Registered for read readiness only, with a second handle (dup) for the
+        // connection's direct writes (crate::lsp::unix_socket).
+        let socket = stream.into_std().map_err(Error::from)?;
+        let (transport, direct) =
+            crate::lsp::unix_socket::transport(socket).map_err(Error::from)?;
+        Ok((
+            Box::new(transport),
+            Some(direct),
+            PipeGuard { _stop: Some(stop) },
+        ))
     }
 
     /// Windows: the first client of the named pipe (its ACL is set at creation).
@@ -153,7 +163,7 @@ impl PipeListener {
     pub async fn accept_child(
         &mut self,
         child_pid: u32,
-    ) -> Result<(Box<dyn PipeStream>, PipeGuard)> {
+    ) -> Result<(Box<dyn PipeStream>, Option<DirectWriter>, PipeGuard)> {
         let _ = child_pid;
         let server = self
             .server
@@ -173,7 +183,7 @@ impl PipeListener {
                 }
             }
         });
-        Ok((Box::new(server), PipeGuard { _stop: Some(stop) }))
+        Ok((Box::new(server), None, PipeGuard { _stop: Some(stop) }))
     }
 
     /// Remove the socket's private dir (Unix); named pipes leave nothing behind.
@@ -270,7 +280,9 @@ mod tests {
             async move { tokio::net::UnixStream::connect(&address).await.unwrap() }
         });
         // We are the "child" here: our own pid passes.
-        let (mut server_side, guard) = listener.accept_child(std::process::id()).await.unwrap();
+        let (mut server_side, direct, guard) =
+            listener.accept_child(std::process::id()).await.unwrap();
+        assert!(direct.is_some(), "Unix sockets get a direct-write handle");
         let mut client = client.await.unwrap();
         client.write_all(b"hi").await.unwrap();
         let mut buf = [0u8; 2];

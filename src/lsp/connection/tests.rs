@@ -301,3 +301,309 @@ async fn a_header_trickled_without_crlf_ends_the_connection_after_the_header_bou
         "the reader kept consuming ({written} bytes) after the header bound"
     );
 }
+
+/// A direct-write handle that counts the bytes it wrote.
+#[cfg(unix)]
+struct CountingWriter {
+    inner: std::os::unix::net::UnixStream,
+    bytes: Arc<AtomicUsize>,
+}
+
+#[cfg(unix)]
+impl std::io::Write for CountingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes.fetch_add(n, Ordering::Relaxed);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A connection on a Unix socket pair with a direct-write handle (a dup of our end); the
+/// counter of bytes written directly, and the peer's end.
+#[cfg(unix)]
+fn start_direct() -> (Connection, Arc<AtomicUsize>, tokio::net::UnixStream) {
+    let (ours, theirs) = tokio::net::UnixStream::pair().unwrap();
+    let ours = ours.into_std().unwrap();
+    let bytes = Arc::new(AtomicUsize::new(0));
+    let direct = CountingWriter {
+        inner: ours.try_clone().unwrap(),
+        bytes: bytes.clone(),
+    };
+    let conn = Connection::start_with_direct(
+        tokio::net::UnixStream::from_std(ours).unwrap(),
+        Handlers {
+            router: Arc::new(NullRouter),
+            notifications: None,
+            close_hook: Arc::new(FixedHook),
+        },
+        Some(Box::new(direct)),
+    );
+    (conn, bytes, theirs)
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn requests_are_written_from_the_calling_thread_when_the_writer_is_idle() {
+    let (conn, bytes, theirs) = start_direct();
+    let mut peer = PeerOn::new(theirs);
+    let pending = conn.send_request("echo", Some(json!({ "i": 1 }))).unwrap();
+    assert!(
+        bytes.load(Ordering::Relaxed) > 0,
+        "the request went out directly"
+    );
+    let req = peer.recv().await;
+    assert_eq!(req["method"], "echo");
+    peer.send(json!({ "jsonrpc": "2.0", "id": req["id"], "result": 7 }))
+        .await;
+    assert_eq!(pending.wait(Some(Duration::from_secs(5))).await.unwrap(), 7);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn direct_and_queued_frames_never_interleave_and_keep_their_order() {
+    // Far more than a socket buffer holds while the peer is not reading: direct writes run
+    // into WouldBlock and short writes, the rest goes through the writer task, notifications
+    // are queued in between. The peer must see every frame whole and in call order.
+    let (conn, bytes, theirs) = start_direct();
+    let payload = "x".repeat(64 * 1024);
+    let mut sent = Vec::new();
+    for i in 0..200u64 {
+        if i % 10 == 5 {
+            drop(
+                conn.send_notification("note", Some(json!({ "n": i })))
+                    .unwrap(),
+            );
+        }
+        let pending = conn
+            .send_request("big", Some(json!({ "i": i, "pad": payload })))
+            .unwrap();
+        sent.push(pending);
+    }
+    let mut peer = PeerOn::new(theirs);
+    let mut next_request = 0u64;
+    let mut notes = 0;
+    while next_request < 200 {
+        let frame = peer.recv().await;
+        if frame["method"] == "note" {
+            assert_eq!(
+                frame["params"]["n"], next_request,
+                "a notification keeps its place"
+            );
+            notes += 1;
+            continue;
+        }
+        assert_eq!(frame["id"], next_request, "requests in call order");
+        assert_eq!(frame["params"]["i"], next_request);
+        assert_eq!(
+            frame["params"]["pad"].as_str().map(str::len),
+            Some(64 * 1024)
+        );
+        next_request += 1;
+    }
+    assert_eq!(notes, 20);
+    assert!(
+        bytes.load(Ordering::Relaxed) > 0,
+        "some bytes went out directly"
+    );
+    assert_eq!(
+        conn.inner.queued.load(Ordering::Acquire),
+        0,
+        "the writer drained"
+    );
+    conn.dispose();
+    drop(sent);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_closed_connection_drops_its_direct_handle() {
+    let (conn, _bytes, theirs) = start_direct();
+    conn.dispose();
+    assert!(conn.lock().direct.is_none());
+    drop(theirs);
+}
+
+/// The peer's side of a Unix socket pair.
+#[cfg(unix)]
+struct PeerOn {
+    io: tokio::net::UnixStream,
+    decoder: Decoder,
+}
+
+#[cfg(unix)]
+impl PeerOn {
+    fn new(io: tokio::net::UnixStream) -> Self {
+        PeerOn {
+            io,
+            decoder: Decoder::new(),
+        }
+    }
+
+    async fn recv(&mut self) -> Value {
+        let read = async {
+            loop {
+                if let Some(body) = self.decoder.next_frame().unwrap() {
+                    return serde_json::from_slice(&body).unwrap();
+                }
+                let mut buf = vec![0u8; 64 * 1024];
+                let n = self.io.read(&mut buf).await.unwrap();
+                assert!(n > 0, "stream closed");
+                self.decoder.push(&buf[..n]);
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(20), read)
+            .await
+            .unwrap()
+    }
+
+    async fn send(&mut self, v: Value) {
+        let body = serde_json::to_vec(&v).unwrap();
+        self.io.write_all(&encode(&body)).await.unwrap();
+    }
+}
+
+/// A [`ResponseCallback`] that forwards the outcome to a channel.
+fn callback() -> (ResponseCallback, oneshot::Receiver<Result<RawJson>>) {
+    let (tx, rx) = oneshot::channel();
+    let done: ResponseCallback = Box::new(move |outcome| {
+        let _ = tx.send(outcome);
+    });
+    (done, rx)
+}
+
+async fn outcome_of(rx: oneshot::Receiver<Result<RawJson>>) -> Result<RawJson> {
+    tokio::time::timeout(Duration::from_secs(5), rx)
+        .await
+        .expect("the callback runs within the bound")
+        .expect("the callback is called, not dropped")
+}
+
+#[tokio::test]
+async fn callback_requests_get_their_response_and_keep_call_order_with_awaited_ones() {
+    let (conn, mut peer) = start();
+    let (done, rx) = callback();
+    conn.send_request_raw_then("first", None, Duration::from_secs(30), done);
+    let awaited = conn.send_request("second", None).unwrap();
+    let first = peer.recv().await;
+    let second = peer.recv().await;
+    assert_eq!(
+        (first["id"].clone(), second["id"].clone()),
+        (json!(0), json!(1))
+    );
+    peer.send(json!({ "jsonrpc": "2.0", "id": 1, "result": "b" }))
+        .await;
+    peer.send(json!({ "jsonrpc": "2.0", "id": 0, "result": "a" }))
+        .await;
+    assert_eq!(outcome_of(rx).await.unwrap().get(), "\"a\"");
+    assert_eq!(awaited.wait(None).await.unwrap(), json!("b"));
+    assert_eq!(
+        conn.lock().deadlines.len(),
+        0,
+        "a response clears its deadline"
+    );
+}
+
+#[tokio::test]
+async fn callback_requests_time_out_on_their_own_deadline_without_breaking_the_connection() {
+    let (conn, mut peer) = start();
+    let (slow, slow_rx) = callback();
+    conn.send_request_raw_then("slow", None, Duration::from_secs(30), slow);
+    let started = Instant::now();
+    let (quick, quick_rx) = callback();
+    conn.send_request_raw_then("quick", None, Duration::from_millis(100), quick);
+    let e = outcome_of(quick_rx).await.unwrap_err();
+    // Well before the deadline task's idle tick (1 s): the sooner deadline woke it.
+    assert!(
+        started.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(e.has_code(codes::TIMEOUT));
+    assert_eq!(e.message, "adt-ls request quick timed out after 100ms");
+    assert_eq!(
+        conn.pending_count(),
+        1,
+        "only the expired request is forgotten"
+    );
+    let _ = peer.recv().await;
+    peer.send(json!({ "jsonrpc": "2.0", "id": 0, "result": 1 }))
+        .await;
+    assert_eq!(outcome_of(slow_rx).await.unwrap().get(), "1");
+}
+
+#[tokio::test]
+async fn callback_requests_fail_at_once_when_the_connection_ends_or_cannot_send() {
+    let (conn, mut peer) = start();
+    let (done, rx) = callback();
+    conn.send_request_raw_then("x", None, Duration::from_secs(30), done);
+    let _ = peer.recv().await;
+    drop(peer);
+    let e = outcome_of(rx).await.unwrap_err();
+    assert!(e
+        .message
+        .contains("adt-ls exited (code 13) while x was pending."));
+    let (late, late_rx) = callback();
+    conn.send_request_raw_then("y", None, Duration::from_secs(30), late);
+    let e = outcome_of(late_rx).await.unwrap_err();
+    assert!(e.message.contains("cannot send y"), "{}", e.message);
+
+    let (conn, _peer) = start();
+    let (done, rx) = callback();
+    conn.send_request_raw_then("z", None, Duration::from_secs(30), done);
+    conn.dispose();
+    let e = outcome_of(rx).await.unwrap_err();
+    assert_eq!(e.message, DISPOSED_MESSAGE);
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_read_only_registered_transport_carries_large_traffic_both_ways_in_order() {
+    // crate::lsp::unix_socket: reads registered for read readiness only, writes registered
+    // only while blocked. More than a socket buffer each way, with the peer slow to read.
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    let (transport, direct) = crate::lsp::unix_socket::transport(ours).unwrap();
+    let conn = Connection::start_with_direct(
+        transport,
+        Handlers {
+            router: Arc::new(NullRouter),
+            notifications: None,
+            close_hook: Arc::new(FixedHook),
+        },
+        Some(direct),
+    );
+    theirs.set_nonblocking(true).unwrap();
+    let mut peer = PeerOn::new(tokio::net::UnixStream::from_std(theirs).unwrap());
+    let payload = "y".repeat(64 * 1024);
+    let sent: Vec<_> = (0..100u64)
+        .map(|i| {
+            conn.send_request("big", Some(json!({ "i": i, "pad": payload })))
+                .unwrap()
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    for i in 0..100u64 {
+        let frame = peer.recv().await;
+        assert_eq!(frame["id"], i);
+        assert_eq!(
+            frame["params"]["pad"].as_str().map(str::len),
+            Some(64 * 1024)
+        );
+        peer.send(json!({ "jsonrpc": "2.0", "id": i, "result": { "i": i, "pad": payload } }))
+            .await;
+    }
+    for (i, pending) in sent.into_iter().enumerate() {
+        let v = pending.wait(Some(Duration::from_secs(10))).await.unwrap();
+        assert_eq!(v["i"], i as u64);
+    }
+    drop(peer);
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while conn.is_open() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the peer's end is seen");
+}

@@ -1,0 +1,106 @@
+//! The adt-ls socket on Unix, registered with the reactor for exactly what is awaited: the
+//! reading side for read readiness only, the writing side for write readiness only while a
+//! write is blocked. A socket registered for both (as `tokio::net::UnixStream` is, edge-
+//! triggered) wakes a runtime thread with "writable" every time the peer drains a request we
+//! wrote, though nobody waits to write: one wasted wake-up per request (docs/performance.md).
+//! Also hands out the [`DirectWriter`] for writes from the calling thread.
+
+use super::connection::DirectWriter;
+use std::io::{self, Read, Write};
+use std::net::Shutdown;
+use std::os::unix::net::UnixStream;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+use tokio::io::unix::AsyncFd;
+use tokio::io::{AsyncRead, AsyncWrite, Interest, ReadBuf};
+
+/// One connected socket as a tokio byte stream, plus the direct-write handle (a dup).
+pub fn transport(socket: UnixStream) -> io::Result<(UnixTransport, DirectWriter)> {
+    socket.set_nonblocking(true)?;
+    let direct: DirectWriter = Box::new(socket.try_clone()?);
+    let writer = socket.try_clone()?;
+    let reader = watch(socket, Interest::READABLE)?;
+    let transport = UnixTransport {
+        reader,
+        writer,
+        blocked: None,
+    };
+    Ok((transport, direct))
+}
+
+/// Register `socket` with the current runtime's reactor for `interest` only.
+fn watch(socket: UnixStream, interest: Interest) -> io::Result<AsyncFd<UnixStream>> {
+    // SAFETY: the UnixStream owns its descriptor; the AsyncFd owns the UnixStream, so the
+    // descriptor stays open and the same until the registration is dropped.
+    unsafe { AsyncFd::register_with_interest(socket, interest) }.map_err(io::Error::from)
+}
+
+/// The socket as an `AsyncRead + AsyncWrite` for the connection's reader and writer tasks.
+pub struct UnixTransport {
+    reader: AsyncFd<UnixStream>,
+    writer: UnixStream,
+    /// A registration for write readiness, made when a write would block and dropped after
+    /// the next write goes through.
+    blocked: Option<AsyncFd<UnixStream>>,
+}
+
+impl AsyncRead for UnixTransport {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        loop {
+            let mut guard = ready!(self.reader.poll_read_ready(cx))?;
+            let unfilled = buf.initialize_unfilled();
+            match guard.try_io(|socket| socket.get_ref().read(unfilled)) {
+                Ok(Ok(n)) => {
+                    buf.advance(n);
+                    return Poll::Ready(Ok(()));
+                }
+                Ok(Err(e)) => return Poll::Ready(Err(e)),
+                Err(_would_block) => continue,
+            }
+        }
+    }
+}
+
+impl AsyncWrite for UnixTransport {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        loop {
+            if let Some(blocked) = &self.blocked {
+                let mut guard = ready!(blocked.poll_write_ready(cx))?;
+                match guard.try_io(|socket| socket.get_ref().write(buf)) {
+                    Ok(written) => {
+                        self.blocked = None;
+                        return Poll::Ready(written);
+                    }
+                    Err(_would_block) => continue,
+                }
+            }
+            match (&self.writer).write(buf) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    let watched = self.writer.try_clone()?;
+                    self.blocked = Some(watch(watched, Interest::WRITABLE)?);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => return Poll::Ready(other),
+            }
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(match self.writer.shutdown(Shutdown::Write) {
+            Err(e) if e.kind() != io::ErrorKind::NotConnected => Err(e),
+            _ => Ok(()),
+        })
+    }
+}
