@@ -4,7 +4,11 @@
 //! with native `then` callbacks, and the outcome is serialised with `JSON.stringify` (so
 //! `undefined` becomes `null` and a circular or BigInt value becomes an error, never a
 //! crash). The Rust side awaits a oneshot; if the function never settles, the caller's own
-//! timeout or dispose ends the wait. Being weak, a held callback never keeps a script alive.
+//! timeout or dispose ends the wait. The reply slot is held by the waiting side too, so a
+//! never-settling promise that V8 or JavaScriptCore collects (with its `then` callbacks) does
+//! not turn into an early error; a call the JS thread never ran (the callback released
+//! first) is answered with an error at once. Being weak, a held callback never keeps a
+//! script alive.
 
 use super::{call, json};
 use napi::bindgen_prelude::*;
@@ -21,9 +25,32 @@ pub type ArgsBuilder = Box<dyn FnOnce(&Env) -> Result<Vec<sys::napi_value>> + Se
 /// What a call produced: the JSON of the (awaited) return value, or the error message.
 pub type CallOutcome = std::result::Result<Option<Value>, String>;
 
+/// Where the outcome goes: taken by whoever answers first.
+type ReplySlot = Arc<Mutex<Option<oneshot::Sender<CallOutcome>>>>;
+
+/// One queued call. Dropped without having run (the thread-safe function released or
+/// aborted first), it answers that the callback is gone.
 struct Job {
-    args: ArgsBuilder,
-    reply: oneshot::Sender<CallOutcome>,
+    args: Option<ArgsBuilder>,
+    reply: ReplySlot,
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        if self.args.is_some() {
+            answer(
+                &self.reply,
+                Err("the JS callback was released before it answered".to_string()),
+            );
+        }
+    }
+}
+
+/// Send `outcome` unless an answer went already.
+fn answer(slot: &ReplySlot, outcome: CallOutcome) {
+    if let Some(tx) = slot.lock().ok().and_then(|mut r| r.take()) {
+        let _ = tx.send(outcome);
+    }
 }
 
 type Tsfn = ThreadsafeFunction<Job, (), (), Status, false, true>;
@@ -49,9 +76,7 @@ impl JsCallback {
                 let job = ctx.value;
                 match target.borrow_back(&env) {
                     Ok(f) => run(&env, f.raw(), job),
-                    Err(e) => {
-                        let _ = job.reply.send(Err(e.reason.clone()));
-                    }
+                    Err(e) => answer(&job.reply, Err(e.reason.clone())),
                 }
                 Ok(())
             })?;
@@ -60,14 +85,21 @@ impl JsCallback {
 
     /// Call with arguments built on the JS thread.
     pub async fn call(&self, args: ArgsBuilder) -> CallOutcome {
-        let (reply, rx) = oneshot::channel();
-        let status = self
-            .tsfn
-            .call(Job { args, reply }, ThreadsafeFunctionCallMode::NonBlocking);
+        let (tx, rx) = oneshot::channel();
+        let reply: ReplySlot = Arc::new(Mutex::new(Some(tx)));
+        let job = Job {
+            args: Some(args),
+            reply: reply.clone(),
+        };
+        let status = self.tsfn.call(job, ThreadsafeFunctionCallMode::NonBlocking);
         if status != Status::Ok {
             return Err(format!("the JS callback is unavailable ({status})"));
         }
-        rx.await
+        // `reply` stays alive here until the answer: only an answer ends this wait (or the
+        // caller's timeout / dispose, which drop this future).
+        let outcome = rx.await;
+        drop(reply);
+        outcome
             .unwrap_or_else(|_| Err("the JS callback was released before it answered".to_string()))
     }
 
@@ -85,14 +117,13 @@ impl JsCallback {
     }
 }
 
-fn run(env: &Env, func: sys::napi_value, job: Job) {
-    let reply = Arc::new(Mutex::new(Some(job.reply)));
-    let send = move |outcome: CallOutcome| {
-        if let Some(tx) = reply.lock().ok().and_then(|mut r| r.take()) {
-            let _ = tx.send(outcome);
-        }
+fn run(env: &Env, func: sys::napi_value, mut job: Job) {
+    let Some(args) = job.args.take() else {
+        return;
     };
-    let argv = match (job.args)(env) {
+    let reply = job.reply.clone();
+    let send = move |outcome: CallOutcome| answer(&reply, outcome);
+    let argv = match args(env) {
         Ok(a) => a,
         Err(e) => return send(Err(e.reason.clone())),
     };
