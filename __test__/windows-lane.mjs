@@ -4,7 +4,8 @@
 // `adt-lsc.exe` is a real Windows executable (simulator/lib/install/win32-launcher.c),
 // discovered with Windows paths, driven over a named pipe; requests and server requests,
 // dispose killing the process tree, failed starts leaving nothing, a foundation client
-// with MCP, the doctor CLI (--json) on a Windows install. Wine differences are named where they matter (docs/platforms.md).
+// with MCP, the doctor CLI (--json) on a Windows install. Wine differences are named where
+// they matter (docs/platforms.md).
 
 import { test } from 'node:test';
 import { execFile } from 'node:child_process';
