@@ -4,15 +4,17 @@
 // `adt-lsc.exe` is a real Windows executable (simulator/lib/install/win32-launcher.c),
 // discovered with Windows paths, driven over a named pipe; requests and server requests,
 // dispose killing the process tree, failed starts leaving nothing, a foundation client
-// with MCP. Wine differences are named where they matter (docs/platforms.md).
+// with MCP, the doctor CLI (--json) on a Windows install. Wine differences are named where
+// they matter (docs/platforms.md).
 
 import { test } from 'node:test';
+import { execFile } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { join, win32 } from 'node:path';
 import { AdtLsDriver, createAdtLs, defaultExtensionDirs, resolveAdtLsPath } from '../index.js';
 import { installFakeExtension } from '../simulator/lib/install.mjs';
-import { TEST_TMP, readTrace, ourTempEntries, until } from './helpers.mjs';
+import { ROOT, TEST_TMP, readTrace, ourTempEntries, until } from './helpers.mjs';
 
 const skip =
   process.platform !== 'win32'
@@ -130,4 +132,38 @@ test('a foundation client with MCP on the Windows install', { skip }, async () =
   } finally {
     await client.dispose();
   }
+});
+
+test('doctor --json through the bin: the Windows winner and the rejected candidates', { skip }, async () => {
+  const home = mkdtempSync(join(TEST_TMP, `doctor-home-${seq++}-`));
+  installFakeExtension({ home, editor: 'vscode', version: '1.0.1' });
+  const winner = installFakeExtension({ home, editor: 'cursor', version: '1.1.2' });
+  installFakeExtension({ home, editor: 'insiders', version: '1.10.0', incomplete: true });
+  installFakeExtension({ home, editor: 'vscode', version: '1.2.0', platform: 'darwin', arch: 'arm64' });
+  const env = { ...process.env, USERPROFILE: home, HOME: home };
+  delete env.ADT_LS_PATH;
+  const run = await new Promise((resolve) => {
+    execFile(process.execPath, [join(ROOT, 'bin', 'adt-ls-native.js'), 'doctor', '--json'], { env, cwd: home, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+  });
+  assert.equal(run.stderr, '', run.stderr);
+  const report = JSON.parse(run.stdout);
+  assert.equal(run.code, 0, JSON.stringify(report.checks));
+  assert.equal(report.runtime.platform, 'win32');
+  assert.equal(report.runtime.nativeBinary, null, 'not determined on Windows (docs/doctor.md)');
+  assert.equal(report.discovery.selected, winner.binPath);
+  assert.match(report.discovery.selected, /^[A-Za-z]:\\.*\\sapse\.adt-vscode-1\.1\.2-win32-x64\\adt-ls\\win32\\win32\\x86_64\\adt-lsc\.exe$/);
+  const rows = report.discovery.candidates.map((c) => [c.source, c.version, c.status, c.reasons.map((r) => r.code)]);
+  assert.deepEqual(rows, [
+    ['vendor', null, 'rejected', ['not-a-file']],
+    ['insiders', '1.10.0', 'rejected', ['not-a-file']],
+    ['vscode', '1.2.0', 'rejected', ['wrong-platform']],
+    ['cursor', '1.1.2', 'selected', []],
+    ['vscode', '1.0.1', 'not-chosen', ['too-old']],
+  ]);
+  assert.ok(report.discovery.candidates.every((c) => win32.isAbsolute(c.path) && !c.path.includes('/')), JSON.stringify(report.discovery.candidates));
+  assert.match(report.discovery.candidates[2].reasons[0].message, /built for darwin-arm64/);
+  const statusOf = (id) => report.checks.find((c) => c.id === id)?.status;
+  assert.deepEqual([statusOf('adt-ls.discovery'), statusOf('adt-ls.version'), statusOf('adt-ls.executable')], ['ok', 'ok', 'ok']);
 });
