@@ -149,6 +149,7 @@ test('clientCert failures: no certificate presented, or one from a foreign CA', 
     );
     assert.equal(r.ok, false);
     assert.match(r.error.message, NOT_CONNECTED, `${name}: ${r.error.message}`);
+    assert.equal(r.error.code, 'ERR_LOGON_FAILED', `${name}: code`);
     const t = sap.control.lastTicketRequest;
     assert.deepEqual([t.status, t.user], [401, null], `${name}: the backend refused the ticket`);
     assertNoSecrets(assert, r.error.message, { ...secrets, 'client key': foreign.keyPem.split('\n')[1] }, `${name} error`);
@@ -250,11 +251,13 @@ test('a failing openUrl (D5.9) or registrar is reported, never an unhandled reje
     'rejecting openUrl': {
       auth: interactive({ openUrl: async () => Promise.reject(new Error('no browser here')) }),
       error: NOT_CONNECTED,
+      code: 'ERR_LOGON_FAILED',
       warn: 'interactive openUrl failed: no browser here',
     },
     'rejecting registrar': {
       auth: custom(async () => Promise.reject(new Error('registrar broke'))),
       error: /^auth\.register failed: .*registrar broke/,
+      code: 'ERR_CALLBACK_FAILED',
     },
   };
   for (const [name, c] of Object.entries(cases)) {
@@ -262,6 +265,7 @@ test('a failing openUrl (D5.9) or registrar is reported, never an unhandled reje
     const r = await timed(withConnected(c.auth, () => assert.fail(`${name}: connected`), { ADTLS_SIM_LOGON_TIMEOUT_MS: SHORT_LOGON_MS, ...watch.env }));
     assert.equal(r.ok, false);
     assert.match(r.error.message, c.error, `${name}: ${r.error.message}`);
+    assert.equal(r.error.code, c.code, `${name}: code`);
     if (c.warn) assert.ok(logs.of('warn').includes(c.warn), `${name}: warned`);
     await watch.assertClean(name);
   }

@@ -29,7 +29,7 @@ pub fn classify_or(e: Error, fallback: &str) -> Error {
     let status = http_status(&e.message);
     let code = if is_untrusted_cert(&e.message) {
         codes::TLS_CERT
-    } else if e.message.contains("tls handshake") || e.message.contains("TLS") {
+    } else if e.message.contains("tls handshake") || has_word(&e.message, "TLS") {
         codes::TLS
     } else if status.is_some_and(|s| (400..500).contains(&s)) {
         codes::LOGON_FAILED
@@ -69,6 +69,16 @@ fn is_untrusted_cert(message: &str) -> bool {
     .any(|w| message.contains(w))
 }
 
+/// `word` stands alone in `message` (not inside another word: the destination `ADTLS` is no
+/// TLS failure).
+fn has_word(message: &str, word: &str) -> bool {
+    message.match_indices(word).any(|(at, _)| {
+        let before = message[..at].chars().next_back();
+        let after = message[at + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
 /// The number in the first `status NNN` of a message.
 fn http_status(message: &str) -> Option<u16> {
     let at = message.find("status ")? + "status ".len();
@@ -83,6 +93,16 @@ fn http_status(message: &str) -> Option<u16> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_destination_adtls_is_no_tls_failure() {
+        let e = Error::new(
+            "Logon to ADTLS did not reach 'connected' (disconnected: No reentrance ticket received within 1500 ms).",
+        );
+        assert!(classify_or(e, codes::LOGON_FAILED).has_code(codes::LOGON_FAILED));
+        let e = Error::new("Logon to ADTLS did not reach 'connected' (TLS alert: handshake failure).");
+        assert!(classify(e).has_code(codes::TLS));
+    }
 
     #[test]
     fn wrong_password_is_a_refused_logon_with_its_status_and_url() {

@@ -468,7 +468,12 @@ impl Registrar for JsRegistrar {
             }))
             .await
             .map(|_| ())
-            .map_err(|e| EngineError::new(format!("auth.register failed: {e}")))
+            .map_err(|e| {
+                EngineError::coded(
+                    crate::error::codes::CALLBACK,
+                    format!("auth.register failed: {e}"),
+                )
+            })
         })
     }
 }
