@@ -100,7 +100,8 @@ mod tests {
             "Logon to ADTLS did not reach 'connected' (disconnected: No reentrance ticket received within 1500 ms).",
         );
         assert!(classify_or(e, codes::LOGON_FAILED).has_code(codes::LOGON_FAILED));
-        let e = Error::new("Logon to ADTLS did not reach 'connected' (TLS alert: handshake failure).");
+        let e =
+            Error::new("Logon to ADTLS did not reach 'connected' (TLS alert: handshake failure).");
         assert!(classify(e).has_code(codes::TLS));
     }
 
