@@ -330,9 +330,6 @@ pub fn request_timeout(
 }
 
 /// A promise that rejects at once (API methods never throw synchronously, docs/decisions.md#d5-4).
-pub fn rejected<T: ToNapiValue + Send + 'static>(
-    env: &Env,
-    e: EngineError,
-) -> Result<Settling<T>> {
+pub fn rejected<T: ToNapiValue + Send + 'static>(env: &Env, e: EngineError) -> Result<Settling<T>> {
     coded(env, async move { Err::<T, EngineError>(e) }, |_, v| Ok(v))
 }
