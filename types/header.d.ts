@@ -4,10 +4,10 @@
 
 // ---------------------------------------------------------------------------------------
 // Hand-written type-only exports: what napi-rs cannot generate (callback and tuple types,
-// index signatures, the option types) and the `await using` support. Everything after this
-// section is generated: the functions and classes from the Rust sources, the value types
-// from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the method registry
-// (`src/client/registry/table.rs`, rendered by `build.rs`).
+// method signatures, index signatures) and the `await using` support. Everything after this
+// section is generated: the functions and classes from the Rust sources, the value and
+// option types from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the
+// method registry (`src/client/registry/table.rs`, rendered by `build.rs`).
 // ---------------------------------------------------------------------------------------
 
 /** Answers one server->client LSP request; may return a value or a promise. */
@@ -30,51 +30,6 @@ export interface LspRequester {
 export interface LspClient extends LspRequester {
   /** Send the LSP notification `method` (for example `textDocument/didOpen`); resolves once written. */
   sendNotification(method: string, params?: unknown): Promise<void>
-}
-
-/** Options of `new AdtLsDriver(binPath, opts)`. */
-export interface AdtLsDriverOptions {
-  /**
-   * adt-ls's Eclipse workspace (`-data`) and JCo trace directory. Created at start. A
-   * directory you give is kept on dispose.
-   * @defaultValue a private `<tmp>/adt-ls-<12 hex>` (mode 0700) that `dispose()` removes
-   */
-  dataDir?: string
-  /**
-   * Environment entries for the adt-ls process, laid over the inherited environment (a
-   * matching key is replaced, e.g. `JAVA_TOOL_OPTIONS`).
-   */
-  extraEnv?: Record<string, string>
-  /**
-   * Arguments placed before adt-ls's own `-Djco.trace_path`, `-data` and `--pipe`: JVM or JCo
-   * flags such as `-Djco.middleware.snc_lib=…`, `-Djava.library.path=…`, or `-consoleLog`.
-   */
-  extraArgs?: string[]
-  /**
-   * Handlers for server->client requests, by LSP method; the same as calling
-   * {@link AdtLsDriver.setRequestHandler} for each. Unhandled requests are answered `null`
-   * (`workspace/configuration`: one `null` per item).
-   */
-  requestHandlers?: Record<string, ServerRequestHandler>
-  /**
-   * The identity sent in `initialize` as `clientInfo` and as the one `userAgentInfos` entry
-   * (adt-ls builds its HTTP User-Agent from it).
-   * @defaultValue `{ name: 'adt-ls-native', version: <package version> }`
-   */
-  clientInfo?: {
-    /** Client name, e.g. your tool's package name. */
-    name: string
-    /** Client version. */
-    version: string
-  }
-  /**
-   * Bound on each LSP request, in milliseconds (a finite positive number); a request that
-   * takes longer rejects with code `ETIMEDOUT`. Per call: `sendRequest(method, params, { timeoutMs })`.
-   * adt-ls-native addition (the reference waits for ever).
-   * @defaultValue 300000
-   * @throws `ERR_OUT_OF_RANGE` from the constructor when not a finite positive number
-   */
-  requestTimeoutMs?: number
 }
 
 /** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
@@ -144,148 +99,6 @@ export interface InteractiveCallbacks {
   user?: string
 }
 
-/** The SAP system to log on to: `connection` in {@link CreateAdtLsOptions} (give it together with `auth`). */
-export interface ConnectionOptions {
-  /**
-   * URL of the SAP system's ICM, e.g. `https://host:44300`: `https://` or `http://`, a host,
-   * an optional port, no user or password in it. adt-ls itself accepts only `https://`, so an
-   * `http://` system needs `selfSigned` (the TLS proxy). Becomes the adt-ls destination's `systemUrl`
-   * (`adtLs/destinations/create`).
-   * @throws `ERR_INVALID_ARG_VALUE` from `createAdtLs` for any other URL
-   */
-  systemUrl: string
-  /**
-   * SAP client (Mandant), also sent as `sap-client` on the ticket request.
-   * @defaultValue '001'
-   */
-  client?: string
-  /**
-   * Logon language.
-   * @defaultValue 'EN'
-   */
-  language?: string
-  /**
-   * Front the system with a localhost TLS reverse proxy (an in-process `CN=localhost`
-   * certificate, trusted by adt-ls through a private truststore in `JAVA_TOOL_OPTIONS`), for
-   * a self-signed certificate, a host-name mismatch or an `http://` system; the ticket GET
-   * then skips verification. `http://` without a port means port 80. Required by {@link clientCert}.
-   * @defaultValue false
-   */
-  selfSigned?: boolean
-  /**
-   * PEM files of extra CA certificates (corporate PKI), added to adt-ls's truststore (a copy
-   * of its bundled JRE's `cacerts`) and trusted by the ticket GET and the proxy's upstream
-   * hop. Each must be a regular file of at most 1 MiB.
-   * @throws `createAdtLs` rejects when a file is missing, too large or not a regular file
-   */
-  extraCaCerts?: string[]
-  /**
-   * Send the TLS proxy's requests through this HTTP forward proxy, in absolute form (not
-   * CONNECT), e.g. a Cloud Connector style bridge that does the TLS. Only with `selfSigned`.
-   */
-  forwardProxy?: {
-    /** The forward proxy's host name or IP address. */
-    host: string
-    /** The forward proxy's port. */
-    port: number
-  }
-  /**
-   * The object the liveness probe searches for (`adtLs/repository/quickSearch` with
-   * `maxResults: 1`): live while it is found. Used at startup and by the keep-alive.
-   * @defaultValue `{ pattern: 'CL_ABAP_TYPEDESCR', types: ['CLAS/OC'] }`
-   */
-  probe?: {
-    /** The quick-search pattern, e.g. an object that always exists. */
-    pattern: string
-    /** ADT type codes to search in (default: all). */
-    types?: string[]
-  }
-}
-
-/**
- * Options of {@link createAdtLs}. Give `connection` and `auth` together to log on to a
- * system, or neither for foundation mode (adt-ls and its MCP server run, no system is
- * contacted).
- */
-export interface CreateAdtLsOptions {
-  /** Which adt-ls to run and how. */
-  adtLs?: {
-    /**
-     * The adt-ls binary; it must be a regular file. Without it the binary is discovered
-     * ({@link resolveAdtLsPath}: `ADT_LS_PATH`, `vendor/adt-ls/`, the newest
-     * `sapse.adt-vscode` editor extension).
-     * @throws rejects with `Explicit adt-ls binary is not a file: <path>. ...` when it is not a file
-     */
-    path?: string
-    /** Arguments placed before adt-ls's own `-data` and `--pipe` (JVM or JCo flags, `-consoleLog`). */
-    extraArgs?: string[]
-    /** More environment for the adt-ls process, laid over the inherited one. adt-ls-native addition. */
-    extraEnv?: Record<string, string>
-    /**
-     * Bound on each start phase (adt-ls connecting to the pipe, `initialize`), in milliseconds.
-     * adt-ls-native addition.
-     * @defaultValue 60000
-     */
-    startTimeoutMs?: number
-    /**
-     * Bound on each LSP request, in milliseconds (code `ETIMEDOUT` when exceeded).
-     * adt-ls-native addition.
-     * @defaultValue 300000
-     */
-    requestTimeoutMs?: number
-  }
-  /** The SAP system. Omit together with `auth` for foundation mode. */
-  connection?: ConnectionOptions
-  /**
-   * How to log on ({@link basic}, {@link bearer}, {@link clientCert}, {@link interactive},
-   * {@link custom}). Omit together with `connection` for foundation mode.
-   * @throws rejects with `Provide connection and auth together, or omit both for foundation mode.` when only one is given
-   */
-  auth?: LogonStrategy
-  /**
-   * The adt-ls destination id (`adtLs/destinations/create`, `ensureLoggedOn`,
-   * `adtLs/mcp/setDestination`); reported by `health().destination`.
-   * @defaultValue 'ADTLS'
-   */
-  destinationId?: string
-  /**
-   * First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`); a busy port moves
-   * on to the next, for up to 20 ports. `health().mcpPort` is the port in use.
-   * @defaultValue 2240
-   */
-  mcpPort?: number
-  /**
-   * Activity-gated keep-alive, only when connected: while the client was used in the last
-   * 15 minutes, a liveness probe (`connection.probe`, a one-hit `adtLs/repository/quickSearch`)
-   * runs every period, and a dead SAP session is logged on again (`ensureLoggedOn`). It never
-   * keeps Node running. `false` turns it off; `{ intervalMs }` (adt-ls-native addition) turns
-   * it on with another period.
-   * @defaultValue true (every 180 000 ms)
-   * @throws `createAdtLs` rejects with `ERR_OUT_OF_RANGE` for an `intervalMs` that is not a finite positive number
-   */
-  keepAlive?:
-    | boolean
-    | {
-        /**
-         * Milliseconds between two keep-alive ticks (a finite positive number).
-         * @defaultValue 180000
-         */
-        intervalMs?: number
-      }
-  /**
-   * Bound on each call to adt-ls's MCP server (the whole HTTP exchange), in milliseconds.
-   * adt-ls-native addition.
-   * @defaultValue 120000
-   */
-  mcpTimeoutMs?: number
-  /**
-   * Bound on `adtLs/destinations/ensureLoggedOn` (the whole logon, the user's interactive
-   * sign-in included), in milliseconds. adt-ls-native addition.
-   * @defaultValue 300000
-   */
-  logonTimeoutMs?: number
-}
-
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
   /** The tool name to pass to `raw.tool`, e.g. `abap_list_destinations`. */
@@ -325,38 +138,6 @@ export interface CallToolResult {
   isError?: boolean
   /** Any other field of the result, kept as it is. */
   [key: string]: unknown
-}
-
-/** Where {@link resolveAdtLsPath} looks for the adt-ls binary. */
-export interface DiscoverOptions {
-  /**
-   * The binary to use; it must be a regular file (no fall-through to the other sources).
-   * @defaultValue the `ADT_LS_PATH` environment variable (an empty value counts as unset)
-   */
-  explicitPath?: string
-  /**
-   * Where to look for `vendor/adt-ls/<platform sub-path>`.
-   * @defaultValue `process.cwd()`
-   */
-  repoRoot?: string
-  /** One editor extensions directory to search instead of the defaults. */
-  extensionsDir?: string
-  /**
-   * Editor extensions directories to search, pooled: the newest `sapse.adt-vscode-<version>`
-   * across all of them wins.
-   * @defaultValue {@link defaultExtensionDirs}: VS Code, Cursor and VS Code Insiders under the home directory
-   */
-  extensionsDirs?: string[]
-  /**
-   * Node platform name for the binary's sub-path.
-   * @defaultValue `process.platform`
-   */
-  platform?: NodeJS.Platform | string
-  /**
-   * Node architecture name for the binary's sub-path.
-   * @defaultValue `process.arch`
-   */
-  arch?: string
 }
 
 /**

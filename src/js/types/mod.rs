@@ -1,6 +1,7 @@
 //! The value types of the public API as Rust types, so napi-rs generates their TypeScript
 //! declarations (`#[napi(object)]`). The engine hands results to JS as JSON; these types
-//! describe that JSON (their field names are the camelCase JS names). Shapes come from
+//! describe that JSON (their field names are the camelCase JS names); the option types
+//! (`options.rs`) describe what JS passes in. Shapes come from
 //! `@marianfoo/adt-ls` 0.5.0's declarations, the reference SDK, the LSP 3.17 specification and
 //! the captured adt-ls 1.1.2 MCP output schemas; see `docs/types.md`.
 //! What napi cannot express (index signatures, generic or callback types) stays in
@@ -14,6 +15,7 @@ mod common;
 mod lifecycle;
 mod lsp;
 mod navigation;
+mod options;
 mod quality;
 mod repository;
 mod services;

@@ -1,0 +1,199 @@
+//! The option types of the public API: `new AdtLsDriver(binPath, opts)`, `createAdtLs(opts)`
+//! (with its connection and nested option objects) and `resolveAdtLsPath(opts)`. They only
+//! describe what JS passes in; reading and validating it stays in the N-API layer
+//! (`src/js/checked.rs`, `driver_options` in `driver.rs`, `client_options` in `client.rs`,
+//! `discover_options` in `functions.rs`), never through these types. Callback-typed members and types napi
+//! cannot render (`LogonStrategy`, `ServerRequestHandler`, `NodeJS.Platform`) are spelled
+//! with `ts_type` and declared in `types/header.d.ts`.
+
+use std::collections::HashMap;
+
+use napi::Either;
+use napi_derive::napi;
+use serde_json::Value;
+
+/// Options of `new AdtLsDriver(binPath, opts)`.
+#[napi(object)]
+pub struct AdtLsDriverOptions {
+    /// adt-ls's Eclipse workspace (`-data`) and JCo trace directory. Created at start. A
+    /// directory you give is kept on dispose.
+    /// @defaultValue a private `<tmp>/adt-ls-<12 hex>` (mode 0700) that `dispose()` removes
+    pub data_dir: Option<String>,
+    /// Environment entries for the adt-ls process, laid over the inherited environment (a
+    /// matching key is replaced, e.g. `JAVA_TOOL_OPTIONS`).
+    pub extra_env: Option<HashMap<String, String>>,
+    /// Arguments placed before adt-ls's own `-Djco.trace_path`, `-data` and `--pipe`: JVM or JCo
+    /// flags such as `-Djco.middleware.snc_lib=…`, `-Djava.library.path=…`, or `-consoleLog`.
+    pub extra_args: Option<Vec<String>>,
+    /// Handlers for server->client requests, by LSP method; the same as calling
+    /// {@link AdtLsDriver.setRequestHandler} for each. Unhandled requests are answered `null`
+    /// (`workspace/configuration`: one `null` per item).
+    #[napi(ts_type = "Record<string, ServerRequestHandler>")]
+    pub request_handlers: Option<Value>,
+    /// The identity sent in `initialize` as `clientInfo` and as the one `userAgentInfos` entry
+    /// (adt-ls builds its HTTP User-Agent from it).
+    /// @defaultValue `{ name: 'adt-ls-native', version: <package version> }`
+    pub client_info: Option<ClientInfo>,
+    /// Bound on each LSP request, in milliseconds (a finite positive number); a request that
+    /// takes longer rejects with code `ETIMEDOUT`. Per call: `sendRequest(method, params, { timeoutMs })`.
+    /// adt-ls-native addition (the reference waits for ever).
+    /// @defaultValue 300000
+    /// @throws `ERR_OUT_OF_RANGE` from the constructor when not a finite positive number
+    pub request_timeout_ms: Option<f64>,
+}
+
+/// The client identity of {@link AdtLsDriverOptions.clientInfo}.
+#[napi(object)]
+pub struct ClientInfo {
+    /// Client name, e.g. your tool's package name.
+    pub name: String,
+    /// Client version.
+    pub version: String,
+}
+
+/// The SAP system to log on to: `connection` in {@link CreateAdtLsOptions} (give it together with `auth`).
+#[napi(object)]
+pub struct ConnectionOptions {
+    /// URL of the SAP system's ICM, e.g. `https://host:44300`: `https://` or `http://`, a host,
+    /// an optional port, no user or password in it. adt-ls itself accepts only `https://`, so an
+    /// `http://` system needs `selfSigned` (the TLS proxy). Becomes the adt-ls destination's `systemUrl`
+    /// (`adtLs/destinations/create`).
+    /// @throws `ERR_INVALID_ARG_VALUE` from `createAdtLs` for any other URL
+    pub system_url: String,
+    /// SAP client (Mandant), also sent as `sap-client` on the ticket request.
+    /// @defaultValue '001'
+    pub client: Option<String>,
+    /// Logon language.
+    /// @defaultValue 'EN'
+    pub language: Option<String>,
+    /// Front the system with a localhost TLS reverse proxy (an in-process `CN=localhost`
+    /// certificate, trusted by adt-ls through a private truststore in `JAVA_TOOL_OPTIONS`), for
+    /// a self-signed certificate, a host-name mismatch or an `http://` system; the ticket GET
+    /// then skips verification. `http://` without a port means port 80. Required by {@link clientCert}.
+    /// @defaultValue false
+    pub self_signed: Option<bool>,
+    /// PEM files of extra CA certificates (corporate PKI), added to adt-ls's truststore (a copy
+    /// of its bundled JRE's `cacerts`) and trusted by the ticket GET and the proxy's upstream
+    /// hop. Each must be a regular file of at most 1 MiB.
+    /// @throws `createAdtLs` rejects when a file is missing, too large or not a regular file
+    pub extra_ca_certs: Option<Vec<String>>,
+    /// Send the TLS proxy's requests through this HTTP forward proxy, in absolute form (not
+    /// CONNECT), e.g. a Cloud Connector style bridge that does the TLS. Only with `selfSigned`.
+    pub forward_proxy: Option<ForwardProxyOptions>,
+    /// The object the liveness probe searches for (`adtLs/repository/quickSearch` with
+    /// `maxResults: 1`): live while it is found. Used at startup and by the keep-alive.
+    /// @defaultValue `{ pattern: 'CL_ABAP_TYPEDESCR', types: ['CLAS/OC'] }`
+    pub probe: Option<LivenessProbeOptions>,
+}
+
+/// The HTTP forward proxy of {@link ConnectionOptions.forwardProxy}.
+#[napi(object)]
+pub struct ForwardProxyOptions {
+    /// The forward proxy's host name or IP address.
+    pub host: String,
+    /// The forward proxy's port.
+    pub port: f64,
+}
+
+/// The liveness probe's search of {@link ConnectionOptions.probe}.
+#[napi(object)]
+pub struct LivenessProbeOptions {
+    /// The quick-search pattern, e.g. an object that always exists.
+    pub pattern: String,
+    /// ADT type codes to search in (default: all).
+    pub types: Option<Vec<String>>,
+}
+
+/// Options of {@link createAdtLs}. Give `connection` and `auth` together to log on to a
+/// system, or neither for foundation mode (adt-ls and its MCP server run, no system is
+/// contacted).
+#[napi(object)]
+pub struct CreateAdtLsOptions {
+    /// Which adt-ls to run and how.
+    pub adt_ls: Option<AdtLsLaunchOptions>,
+    /// The SAP system. Omit together with `auth` for foundation mode.
+    pub connection: Option<ConnectionOptions>,
+    /// How to log on ({@link basic}, {@link bearer}, {@link clientCert}, {@link interactive},
+    /// {@link custom}). Omit together with `connection` for foundation mode.
+    /// @throws rejects with `Provide connection and auth together, or omit both for foundation mode.` when only one is given
+    #[napi(ts_type = "LogonStrategy")]
+    pub auth: Option<Value>,
+    /// The adt-ls destination id (`adtLs/destinations/create`, `ensureLoggedOn`,
+    /// `adtLs/mcp/setDestination`); reported by `health().destination`.
+    /// @defaultValue 'ADTLS'
+    pub destination_id: Option<String>,
+    /// First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`); a busy port moves
+    /// on to the next, for up to 20 ports. `health().mcpPort` is the port in use.
+    /// @defaultValue 2240
+    pub mcp_port: Option<f64>,
+    /// Activity-gated keep-alive, only when connected: while the client was used in the last
+    /// 15 minutes, a liveness probe (`connection.probe`, a one-hit `adtLs/repository/quickSearch`)
+    /// runs every period, and a dead SAP session is logged on again (`ensureLoggedOn`). It never
+    /// keeps Node running. `false` turns it off; `{ intervalMs }` (adt-ls-native addition) turns
+    /// it on with another period.
+    /// @defaultValue true (every 180 000 ms)
+    /// @throws `createAdtLs` rejects with `ERR_OUT_OF_RANGE` for an `intervalMs` that is not a finite positive number
+    pub keep_alive: Option<Either<bool, KeepAliveOptions>>,
+    /// Bound on each call to adt-ls's MCP server (the whole HTTP exchange), in milliseconds.
+    /// adt-ls-native addition.
+    /// @defaultValue 120000
+    pub mcp_timeout_ms: Option<f64>,
+    /// Bound on `adtLs/destinations/ensureLoggedOn` (the whole logon, the user's interactive
+    /// sign-in included), in milliseconds. adt-ls-native addition.
+    /// @defaultValue 300000
+    pub logon_timeout_ms: Option<f64>,
+}
+
+/// Which adt-ls {@link createAdtLs} runs and how: {@link CreateAdtLsOptions.adtLs}.
+#[napi(object)]
+pub struct AdtLsLaunchOptions {
+    /// The adt-ls binary; it must be a regular file. Without it the binary is discovered
+    /// ({@link resolveAdtLsPath}: `ADT_LS_PATH`, `vendor/adt-ls/`, the newest
+    /// `sapse.adt-vscode` editor extension).
+    /// @throws rejects with `Explicit adt-ls binary is not a file: <path>. ...` when it is not a file
+    pub path: Option<String>,
+    /// Arguments placed before adt-ls's own `-data` and `--pipe` (JVM or JCo flags, `-consoleLog`).
+    pub extra_args: Option<Vec<String>>,
+    /// More environment for the adt-ls process, laid over the inherited one. adt-ls-native addition.
+    pub extra_env: Option<HashMap<String, String>>,
+    /// Bound on each start phase (adt-ls connecting to the pipe, `initialize`), in milliseconds.
+    /// adt-ls-native addition.
+    /// @defaultValue 60000
+    pub start_timeout_ms: Option<f64>,
+    /// Bound on each LSP request, in milliseconds (code `ETIMEDOUT` when exceeded).
+    /// adt-ls-native addition.
+    /// @defaultValue 300000
+    pub request_timeout_ms: Option<f64>,
+}
+
+/// The keep-alive period of {@link CreateAdtLsOptions.keepAlive} (adt-ls-native addition).
+#[napi(object)]
+pub struct KeepAliveOptions {
+    /// Milliseconds between two keep-alive ticks (a finite positive number).
+    /// @defaultValue 180000
+    pub interval_ms: Option<f64>,
+}
+
+/// Where {@link resolveAdtLsPath} looks for the adt-ls binary.
+#[napi(object)]
+pub struct DiscoverOptions {
+    /// The binary to use; it must be a regular file (no fall-through to the other sources).
+    /// @defaultValue the `ADT_LS_PATH` environment variable (an empty value counts as unset)
+    pub explicit_path: Option<String>,
+    /// Where to look for `vendor/adt-ls/<platform sub-path>`.
+    /// @defaultValue `process.cwd()`
+    pub repo_root: Option<String>,
+    /// One editor extensions directory to search instead of the defaults.
+    pub extensions_dir: Option<String>,
+    /// Editor extensions directories to search, pooled: the newest `sapse.adt-vscode-<version>`
+    /// across all of them wins.
+    /// @defaultValue {@link defaultExtensionDirs}: VS Code, Cursor and VS Code Insiders under the home directory
+    pub extensions_dirs: Option<Vec<String>>,
+    /// Node platform name for the binary's sub-path.
+    /// @defaultValue `process.platform`
+    #[napi(ts_type = "NodeJS.Platform | string")]
+    pub platform: Option<String>,
+    /// Node architecture name for the binary's sub-path.
+    /// @defaultValue `process.arch`
+    pub arch: Option<String>,
+}
