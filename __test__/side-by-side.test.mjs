@@ -17,6 +17,16 @@ import { ROOT } from './helpers.mjs';
 import { runScenario } from './fixtures/side-by-side/run.mjs';
 import { differences, explain } from './fixtures/side-by-side/diff.mjs';
 import { ALLOWED } from './fixtures/side-by-side/allowed.mjs';
+import { findSystemKeytool } from '../simulator/lib/install/launchers.mjs';
+
+// The connected scenario runs selfSigned: 0.5.0 builds its truststore with the bundled JRE's
+// keytool, which the simulator's fake JRE delegates to a system keytool (a JDK). Without one,
+// 0.5.0 cannot start that scenario at all (ours reads cacerts natively), so it is skipped.
+const NO_KEYTOOL =
+  process.env.ADTLS_SIM_KEYTOOL || findSystemKeytool('')
+    ? undefined
+    : 'no system keytool (JDK) for 0.5.0\'s truststore in the connected scenario (run .ci/install-system-packages)';
+const needsKeytool = (name) => (name === 'connected' ? NO_KEYTOOL : undefined);
 
 const COMPAT = readFileSync(join(ROOT, 'docs', 'compat.md'), 'utf8');
 const REFERENCE_VERSION = JSON.parse(readFileSync(join(ROOT, 'node_modules', '@marianfoo', 'adt-ls', 'package.json'), 'utf8')).version;
@@ -54,7 +64,7 @@ function bothRuns(name) {
 }
 
 for (const name of ['driver', 'foundation', 'connected']) {
-  test(`side by side: ${name}`, { timeout: 60_000 }, async () => {
+  test(`side by side: ${name}`, { timeout: 60_000, skip: needsKeytool(name) }, async () => {
     const { ref, ours: mine } = await bothRuns(name);
     // Both runs did the work: every step produced an outcome and the wire is not empty.
     assert.deepEqual(Object.keys(mine.results), Object.keys(ref.results));
@@ -65,7 +75,7 @@ for (const name of ['driver', 'foundation', 'connected']) {
   });
 }
 
-test('side by side: the connected scenario really compares (equal steps stay equal)', { timeout: 60_000 }, async () => {
+test('side by side: the connected scenario really compares (equal steps stay equal)', { timeout: 60_000, skip: NO_KEYTOOL }, async () => {
   const { ref, ours: mine } = await bothRuns('connected');
   // Calls both SDKs support on 1.1.2 return the same, and 0.5.0 really failed where expected.
   for (const step of ['health', 'search', 'resolveAffUri', 'sourceRead', 'readFile', 'documentSymbols', 'goToDefinition', 'checkSyntax', 'getUsers', 'update', 'readBack', 'transportList', 'listDestinations', 'rawTool']) {
