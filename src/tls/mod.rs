@@ -18,6 +18,7 @@ pub(crate) mod proxy_conn;
 mod proxy_headers;
 pub mod proxy_target;
 mod proxy_upstream;
+pub(crate) mod signature_checks;
 pub mod truststore;
 pub mod upstream_tls;
 
