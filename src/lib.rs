@@ -31,6 +31,7 @@ pub mod process;
 pub mod redact;
 pub mod resilience;
 pub mod text;
+pub mod trace;
 pub mod tls;
 pub mod version;
 
