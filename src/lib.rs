@@ -31,8 +31,8 @@ pub mod process;
 pub mod redact;
 pub mod resilience;
 pub mod text;
-pub mod trace;
 pub mod tls;
+pub mod trace;
 pub mod version;
 
 #[cfg(test)]

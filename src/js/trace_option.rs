@@ -17,6 +17,10 @@ pub fn trace_file(
         return Ok(None);
     };
     checked::warn_unknown_keys(&trace, path, option_keys::TRACE);
-    let file = checked::string(env, checked::property(&trace, "file"), &format!("{path}.file"))?;
+    let file = checked::string(
+        env,
+        checked::property(&trace, "file"),
+        &format!("{path}.file"),
+    )?;
     Ok(Some(PathBuf::from(file)))
 }

@@ -62,8 +62,8 @@ impl McpClient {
         trace: Option<Arc<crate::trace::Tracer>>,
     ) -> Result<Self> {
         redact::register(token);
-        let transport = Transport::new(base_url, token, opts.timeout, opts.limits, Vec::new())?
-            .traced(trace);
+        let transport =
+            Transport::new(base_url, token, opts.timeout, opts.limits, Vec::new())?.traced(trace);
         Ok(McpClient {
             session: Arc::new(Session::new(transport, info, opts.timeout)),
         })

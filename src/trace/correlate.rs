@@ -34,7 +34,10 @@ pub struct Correlator {
 
 impl Correlator {
     pub fn observe(&mut self, ch: Channel, dir: Direction, msg: &Value) -> MessageContext {
-        let id = msg.get("id").filter(|id| !id.is_null()).map(Value::to_string);
+        let id = msg
+            .get("id")
+            .filter(|id| !id.is_null())
+            .map(Value::to_string);
         let method = msg.get("method").and_then(Value::as_str);
         match (method, id) {
             (Some(method), Some(id)) => {

@@ -160,14 +160,15 @@ pub fn sensitive_field_keys(params: Option<&Value>) -> Vec<String> {
         Some(Value::Array(items)) if items.len() == 1 => items.first(),
         other => other,
     };
-    let Some(fields) = params.and_then(|p| p.get("params")).and_then(Value::as_array) else {
+    let Some(fields) = params
+        .and_then(|p| p.get("params"))
+        .and_then(Value::as_array)
+    else {
         return Vec::new();
     };
     fields
         .iter()
-        .filter(|f| {
-            truthy(f.get("sensitive")) || truthy(f.pointer("/field/sensitive"))
-        })
+        .filter(|f| truthy(f.get("sensitive")) || truthy(f.pointer("/field/sensitive")))
         .filter_map(|f| {
             f.get("name")
                 .and_then(Value::as_str)
@@ -198,7 +199,7 @@ fn mask_logon_answers(result: &mut Value, sensitive: Option<&[String]>) {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        let secret = sensitive.is_none_or(|keys| keys.iter().any(|k| *k == key));
+        let secret = sensitive.is_none_or(|keys| keys.contains(&key));
         if let (true, Some(value)) = (secret, field.get_mut("value")) {
             if !value.is_null() {
                 *value = Value::String(MASK.to_string());

@@ -35,7 +35,10 @@ fn a_session_is_a_header_then_one_line_per_message_with_methods_on_responses() {
         Direction::In,
         br#"{"jsonrpc":"2.0","id":0,"method":"workspace/configuration","params":{}}"#,
     );
-    tracer.lsp(Direction::Out, br#"{"jsonrpc":"2.0","id":0,"result":[null]}"#);
+    tracer.lsp(
+        Direction::Out,
+        br#"{"jsonrpc":"2.0","id":0,"result":[null]}"#,
+    );
     tracer.mcp(
         Direction::In,
         &json!({"jsonrpc":"2.0","id":1,"result":{}}),
@@ -56,7 +59,10 @@ fn a_session_is_a_header_then_one_line_per_message_with_methods_on_responses() {
     assert_eq!(all[1]["dir"], "out");
     assert_eq!(all[1]["method"], "initialize");
     assert_eq!(all[2]["dir"], "in");
-    assert_eq!(all[2]["method"], "initialize", "a response names its request");
+    assert_eq!(
+        all[2]["method"], "initialize",
+        "a response names its request"
+    );
     assert_eq!(all[2]["msg"]["result"]["serverInfo"]["name"], "ADTLS");
     assert_eq!(all[4]["method"], "workspace/configuration");
     assert_eq!(all[4]["dir"], "out");
