@@ -1,8 +1,11 @@
 //! Pairs responses with their requests inside one trace, so a response line names the method
 //! it answers and the redaction rules know what a response carries (the answer to adt-ls's
 //! `requestLogonInput`, the token in `startMCPServer`'s result). Bounded: at most
-//! [`MAX_OPEN`] unanswered requests are remembered; past that a response is recorded without
-//! its method and redacted by the generic rules only.
+//! [`MAX_OPEN`] unanswered requests are remembered (requests that never got an answer, after a
+//! timeout or a dispose, would otherwise pile up); when full the memory is cleared, and a
+//! response whose request was forgotten is recorded without its method and redacted by the
+//! key and value rules only (sensitive prompt answers are registered secrets, so the value
+//! rule still masks them).
 
 use super::format::{Channel, Direction};
 use serde_json::Value;
@@ -43,15 +46,16 @@ impl Correlator {
             (Some(method), Some(id)) => {
                 let sensitive_keys = (method == super::secrets::LOGON_INPUT)
                     .then(|| super::secrets::sensitive_field_keys(msg.get("params")));
-                if self.open.len() < MAX_OPEN {
-                    self.open.insert(
-                        (ch, dir, id),
-                        Open {
-                            method: method.to_string(),
-                            sensitive_keys: sensitive_keys.clone(),
-                        },
-                    );
+                if self.open.len() >= MAX_OPEN {
+                    self.open.clear();
                 }
+                self.open.insert(
+                    (ch, dir, id),
+                    Open {
+                        method: method.to_string(),
+                        sensitive_keys: sensitive_keys.clone(),
+                    },
+                );
                 MessageContext {
                     method: Some(method.to_string()),
                     is_response: false,
@@ -76,5 +80,11 @@ impl Correlator {
             }
             (None, None) => MessageContext::default(),
         }
+    }
+
+    /// Requests remembered while waiting for their answer.
+    #[cfg(test)]
+    pub fn open_count(&self) -> usize {
+        self.open.len()
     }
 }

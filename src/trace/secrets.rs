@@ -1,7 +1,7 @@
 //! What a trace never contains (docs/tracing.md#redaction). Three passes over each message:
-//! 1. by key: the value of any member named like a credential (`password`, `token`,
-//!    `ticket`, `cookie`, `authorization`, `passphrase`, ... compared without case, `-` or
-//!    `_`) becomes `***`;
+//! 1. by key: the value (a string, number or array) of any member named like a credential
+//!    (`password`, `token`, `ticket`, `cookie`, `authorization`, `passphrase`, ... compared
+//!    without case, `-` or `_`) becomes `***`;
 //! 2. by position: the `token` of `adtLs/mcp/startMCPServer` (params and result) and the
 //!    answers to sensitive fields of `adtLs/destinations/requestLogonInput`;
 //! 3. by value: every string passes [`crate::redact::redact`] (every registered password,
@@ -128,7 +128,10 @@ fn walk(value: &mut Value, in_progress: bool) {
         Value::Array(items) => items.iter_mut().for_each(|v| walk(v, in_progress)),
         Value::Object(map) => {
             for (key, v) in map.iter_mut() {
-                if is_secret_key(key, in_progress) && !matches!(v, Value::Null | Value::Bool(_)) {
+                // An object under such a name (a JSON Schema's `properties.password`) is
+                // searched like any other; a string, number or array is the credential.
+                let credential = matches!(v, Value::String(_) | Value::Number(_) | Value::Array(_));
+                if credential && is_secret_key(key, in_progress) {
                     *v = Value::String(MASK.to_string());
                 } else {
                     walk(v, in_progress);

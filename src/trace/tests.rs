@@ -208,3 +208,40 @@ fn credentials_are_masked_by_key_by_position_and_by_value() {
         assert!(text.contains(kept), "{kept} lost:\n{text}");
     }
 }
+
+#[test]
+fn an_object_under_a_credential_name_is_searched_not_replaced() {
+    let text = traced(&[(
+        Channel::Mcp,
+        Direction::In,
+        json!({"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"t","inputSchema":{
+            "properties":{"password":{"type":"string","description":"the password"}}}}],
+            "cookies":["SAP_SESSIONID_A4H_001=s3ss10n"]}}),
+    )]);
+    assert!(
+        text.contains(r#""password":{"type":"string","description":"the password"}"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""cookies":"***""#), "{text}");
+    assert!(!text.contains("s3ss10n"), "{text}");
+}
+
+#[test]
+fn the_pairing_memory_is_bounded_and_forgets_instead_of_growing() {
+    let mut correlator = correlate::Correlator::default();
+    for id in 0..5000 {
+        correlator.observe(
+            Channel::Lsp,
+            Direction::Out,
+            &json!({"jsonrpc":"2.0","id":id,"method":"never/answered"}),
+        );
+    }
+    assert!(correlator.open_count() <= 4096);
+    let late = correlator.observe(
+        Channel::Lsp,
+        Direction::In,
+        &json!({"jsonrpc":"2.0","id":4999,"result":null}),
+    );
+    assert_eq!(late.method.as_deref(), Some("never/answered"));
+    assert!(late.is_response);
+}
