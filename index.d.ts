@@ -1652,9 +1652,10 @@ export interface TextEdit {
  */
 export interface TraceOptions {
   /**
-   * The trace file: created with mode 0600 when new, appended to otherwise (each adt-ls
-   * session starts with a header line). A file that cannot be opened or written is logged
-   * once and tracing stops; the client goes on. `adt-ls-simulator replay <file>` replays it.
+   * The trace file (a relative path is taken from `process.cwd()`): created with mode 0600
+   * when new, appended to otherwise (each adt-ls session starts with a header line). A file
+   * that cannot be opened or written is logged once and tracing stops; the client goes on.
+   * `adt-ls-simulator replay <file>` replays it.
    */
   file: string
 }

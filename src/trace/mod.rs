@@ -23,12 +23,17 @@ use writer::TraceFile;
 /// The environment variable naming a trace file when no `trace` option is given.
 pub const TRACE_ENV: &str = "ADT_LS_NATIVE_TRACE";
 
-/// The trace file to use: the option when given, else [`TRACE_ENV`] when set and non-empty.
+/// The trace file to use: the option when given, else [`TRACE_ENV`] when set and non-empty;
+/// a relative path is taken from the host's `process.cwd()`.
 pub fn resolve_target(option: Option<PathBuf>, host: &HostEnv) -> Option<PathBuf> {
-    option.or_else(|| {
+    let path = option.or_else(|| {
         host.var(TRACE_ENV)
             .filter(|v| !v.trim().is_empty())
             .map(PathBuf::from)
+    })?;
+    Some(match &host.cwd {
+        Some(cwd) if path.is_relative() => cwd.join(path),
+        _ => path,
     })
 }
 

@@ -120,6 +120,15 @@ fn the_environment_variable_applies_only_without_the_option() {
         ..HostEnv::default()
     };
     assert_eq!(resolve_target(None, &empty), None);
+    let in_cwd = HostEnv {
+        cwd: Some(PathBuf::from("/work/app")),
+        ..HostEnv::default()
+    };
+    assert_eq!(
+        resolve_target(Some(PathBuf::from("logs/wire.jsonl")), &in_cwd),
+        Some(PathBuf::from("/work/app/logs/wire.jsonl")),
+        "a relative path is the host's cwd's"
+    );
 }
 
 fn traced(messages: &[(Channel, Direction, Value)]) -> String {

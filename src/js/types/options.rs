@@ -162,9 +162,10 @@ pub struct CreateAdtLsOptions {
 /// (adt-ls-native addition; format and redaction rules in docs/tracing.md).
 #[napi(object)]
 pub struct TraceOptions {
-    /// The trace file: created with mode 0600 when new, appended to otherwise (each adt-ls
-    /// session starts with a header line). A file that cannot be opened or written is logged
-    /// once and tracing stops; the client goes on. `adt-ls-simulator replay <file>` replays it.
+    /// The trace file (a relative path is taken from `process.cwd()`): created with mode 0600
+    /// when new, appended to otherwise (each adt-ls session starts with a header line). A file
+    /// that cannot be opened or written is logged once and tracing stops; the client goes on.
+    /// `adt-ls-simulator replay <file>` replays it.
     pub file: String,
 }
 
