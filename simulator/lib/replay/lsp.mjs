@@ -42,7 +42,12 @@ export function serveLsp({ socket, session, report, startMcp, onClose }) {
 
   reader.listen((msg) => {
     if (typeof msg.method === 'string' && msg.id !== undefined && msg.id !== null) {
-      answer(msg).catch(() => {});
+      answer(msg).catch((error) => {
+        // The MCP port could not be bound, for example: the client hears why at once.
+        const message = `adt-ls-simulator replay: ${msg.method} failed: ${error?.message ?? error}`;
+        process.stderr.write(`${message}\n`);
+        send({ id: msg.id, error: { code: NO_ANSWER_CODE, message } });
+      });
     }
     // Notifications from the client (`initialized`, `didOpen`, ...) and answers to server
     // requests need nothing back.

@@ -40,7 +40,7 @@ function listen(server, port) {
 export async function startReplayMcp({ session, report, port, token }) {
   const matcher = createMatcher(session.mcp.exchanges);
   let sessionId;
-  const server = createServer(async (req, res) => {
+  const handle = async (req, res) => {
     if (req.headers.authorization !== `Bearer ${token}`) {
       res.writeHead(401).end();
       return;
@@ -91,6 +91,12 @@ export async function startReplayMcp({ session, report, port, token }) {
     res.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
     for (const note of exchange.before) res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...note })}\n\n`);
     res.end(`event: message\ndata: ${JSON.stringify(response)}\n\n`);
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
   });
   let bound;
   try {
