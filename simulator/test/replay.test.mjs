@@ -84,6 +84,26 @@ test('a trace becomes sessions of exchanges; server requests are set apart, noti
   assert.deepEqual(second.lsp.exchanges, []);
 });
 
+test('interleaved sessions of one file are told apart by their session id', () => {
+  const one = { ...header, session: 'aaa' };
+  const two = { ...header, session: 'bbb' };
+  const text = [
+    one,
+    line('lsp', 'out', { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }, { session: 'aaa' }),
+    two,
+    line('lsp', 'out', { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }, { session: 'bbb' }),
+    line('lsp', 'in', { jsonrpc: '2.0', id: 0, result: { from: 'one' } }, { session: 'aaa' }),
+    line('lsp', 'in', { jsonrpc: '2.0', id: 0, result: { from: 'two' } }, { session: 'bbb' }),
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\n');
+  const { sessions } = parseTrace(text);
+  assert.deepEqual(
+    sessions.map((s) => s.lsp.exchanges.map((e) => e.answer.result.from)),
+    [['one'], ['two']],
+  );
+});
+
 test('malformed traces are refused with the line that is wrong', () => {
   assert.throws(() => parseTrace('{"type":"message"}'), /line 1: a message before the first header line/);
   assert.throws(() => parseTrace('not json'), /line 1 is not JSON/);

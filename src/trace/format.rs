@@ -1,6 +1,7 @@
 //! The trace line format, version 1 (docs/tracing.md#format): a header object opens each
-//! session, then one object per message with the wall-clock time, the milliseconds since the
-//! session opened, the channel, the direction seen from the client and the message itself.
+//! session, then one object per message with the session's id, the wall-clock time, the
+//! milliseconds since the session opened, the channel, the direction seen from the client and
+//! the message itself.
 
 use super::HttpMeta;
 use serde_json::{json, Map, Value};
@@ -40,11 +41,12 @@ impl Direction {
     }
 }
 
-pub fn header_line() -> String {
+pub fn header_line(session: &str) -> String {
     json!({
         "type": "header",
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
+        "session": session,
         "ts": crate::log::timestamp(),
         "engine": {"name": "adt-ls-native", "version": env!("CARGO_PKG_VERSION")},
         "pid": std::process::id(),
@@ -53,6 +55,7 @@ pub fn header_line() -> String {
 }
 
 pub struct Entry<'a> {
+    pub session: &'a str,
     pub elapsed: Duration,
     pub ch: Channel,
     pub dir: Direction,
@@ -65,6 +68,7 @@ pub struct Entry<'a> {
 pub fn message_line(entry: &Entry) -> String {
     let mut line = Map::new();
     line.insert("type".into(), json!("message"));
+    line.insert("session".into(), json!(entry.session));
     line.insert("ts".into(), json!(crate::log::timestamp()));
     line.insert(
         "ms".into(),

@@ -49,6 +49,8 @@ pub struct HttpMeta {
 /// Appends redacted messages to one trace file; shared by the LSP connection and the MCP
 /// transport of one session.
 pub struct Tracer {
+    /// Tells this session's lines apart when several clients append to one file.
+    session: String,
     started: Instant,
     file: TraceFile,
     correlation: Mutex<Correlator>,
@@ -59,11 +61,12 @@ impl Tracer {
     pub fn open(path: &Path) -> Result<Arc<Tracer>> {
         let file = TraceFile::open(path)?;
         let tracer = Tracer {
+            session: crate::process::ids::short_id()?,
             started: Instant::now(),
             file,
             correlation: Mutex::new(Correlator::default()),
         };
-        tracer.file.write_line(format::header_line());
+        tracer.file.write_line(format::header_line(&tracer.session));
         Ok(Arc::new(tracer))
     }
 
@@ -108,6 +111,7 @@ impl Tracer {
             None => (None, None),
         };
         let line = format::message_line(&format::Entry {
+            session: &self.session,
             elapsed,
             ch,
             dir,

@@ -55,6 +55,9 @@ fn a_session_is_a_header_then_one_line_per_message_with_methods_on_responses() {
     assert_eq!(all[0]["type"], "header");
     assert_eq!(all[0]["format"], FORMAT_NAME);
     assert_eq!(all[0]["version"], FORMAT_VERSION);
+    let session = all[0]["session"].as_str().unwrap();
+    assert_eq!(session.len(), 12);
+    assert!(all[1..].iter().all(|l| l["session"] == session));
     assert_eq!(all[1]["ch"], "lsp");
     assert_eq!(all[1]["dir"], "out");
     assert_eq!(all[1]["method"], "initialize");

@@ -1,5 +1,6 @@
 // Reads an adt-ls-native wire trace (JSONL, format `adt-ls-native-trace` version 1, see
-// docs/tracing.md of adt-ls-native) into replayable sessions: per channel, the client's
+// docs/tracing.md of adt-ls-native) into replayable sessions (in header order; lines are
+// grouped by their `session` id, so interleaved sessions of one file come apart): per channel, the client's
 // requests in order with the answers adt-ls gave, and the server's notifications placed
 // before the answer they preceded. Server->client requests (logon prompts,
 // `workspace/configuration`) are kept apart: their outcome is already in the recorded answers.
@@ -12,6 +13,7 @@ export const TRACE_VERSION = 1;
 /** Parses the text of a trace file into `{sessions: [...]}`; throws on a malformed file. */
 export function parseTrace(text) {
   const sessions = [];
+  const byId = new Map();
   let current;
   text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
@@ -28,10 +30,13 @@ export function parseTrace(text) {
       }
       current = { header: entry, lines: [] };
       sessions.push(current);
+      if (entry.session !== undefined) byId.set(entry.session, current);
       return;
     }
     if (!current) throw new Error(`line ${index + 1}: a message before the first header line`);
-    if (entry.type === 'message') current.lines.push(entry);
+    // Several clients may append to one file at once: a line belongs to its session's header.
+    const owner = entry.session !== undefined && byId.has(entry.session) ? byId.get(entry.session) : current;
+    if (entry.type === 'message') owner.lines.push(entry);
   });
   if (sessions.length === 0) throw new Error('no header line: not an adt-ls-native trace');
   return { sessions: sessions.map(buildSession) };
