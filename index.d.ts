@@ -452,6 +452,15 @@ export interface AdtLsDriverOptions {
    * @throws `ERR_OUT_OF_RANGE` from the constructor when not a finite positive number
    */
   requestTimeoutMs?: number
+  /**
+   * Append a redacted JSONL trace of every LSP and MCP message to a file
+   * (docs/tracing.md): passwords, tokens, tickets, cookies and `Authorization` values are
+   * masked. The option wins over the `ADT_LS_NATIVE_TRACE=<file>` environment variable.
+   * adt-ls-native addition.
+   * @defaultValue no trace unless `ADT_LS_NATIVE_TRACE` names a file
+   * @throws `ERR_INVALID_ARG_TYPE` when not an object, or when `trace.file` is not a string
+   */
+  trace?: TraceOptions
 }
 
 /**
@@ -841,6 +850,15 @@ export interface CreateAdtLsOptions {
    * @defaultValue 300000
    */
   logonTimeoutMs?: number
+  /**
+   * Append a redacted JSONL trace of every LSP and MCP message to a file
+   * (docs/tracing.md): passwords, tokens, tickets, cookies and `Authorization` values are
+   * masked. The option wins over the `ADT_LS_NATIVE_TRACE=<file>` environment variable.
+   * adt-ls-native addition.
+   * @defaultValue no trace unless `ADT_LS_NATIVE_TRACE` names a file
+   * @throws `ERR_INVALID_ARG_TYPE` when not an object, or when `trace.file` is not a string
+   */
+  trace?: TraceOptions
 }
 
 /** `create`: adt-ls's message and the created object's file. */
@@ -1626,6 +1644,20 @@ export interface TextEdit {
   range: Range
   /** The replacement text (empty to delete). */
   newText: string
+}
+
+/**
+ * The wire trace of {@link CreateAdtLsOptions.trace} and {@link AdtLsDriverOptions.trace}
+ * (adt-ls-native addition; format and redaction rules in docs/tracing.md).
+ */
+export interface TraceOptions {
+  /**
+   * The trace file (a relative path is taken from `process.cwd()`): created with mode 0600
+   * when new, appended to otherwise (each adt-ls session starts with a header line). A file
+   * that cannot be opened or written is logged once and tracing stops; the client goes on.
+   * `adt-ls-simulator replay <file>` replays it.
+   */
+  file: string
 }
 
 /** Progress of a paged transport diff. */

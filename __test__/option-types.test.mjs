@@ -35,6 +35,7 @@ const CASES = {
     () => createAdtLs({ connection: { systemUrl: SYSTEM_URL, probe: { [UNKNOWN]: 1, pattern: 5 } }, auth: basic('DEVELOPER', 'pw') }),
   ],
   KeepAliveOptions: ['keepAlive', () => createAdtLs({ keepAlive: { [UNKNOWN]: 1, intervalMs: 0 } })],
+  TraceOptions: ['trace', () => createAdtLs({ trace: { [UNKNOWN]: 1, file: 5 } })],
   AdtLsDriverOptions: ['opts', () => new AdtLsDriver('/adt-ls', { [UNKNOWN]: 1, dataDir: 5 })],
   ClientInfo: ['opts.clientInfo', () => new AdtLsDriver('/adt-ls', { clientInfo: { [UNKNOWN]: 1, name: 5 } })],
   DiscoverOptions: ['opts', () => resolveAdtLsPath({ [UNKNOWN]: 1, explicitPath: 5 })],

@@ -111,6 +111,9 @@ const SYNCHRONOUS = [
   ['new AdtLsDriver', () => new AdtLsDriver('/adt-ls', { clientInfo: { name: 5 } }), 'opts.clientInfo.name'],
   ['new AdtLsDriver', () => new AdtLsDriver('/adt-ls', { requestHandlers: { m: 'x' } }), 'opts.requestHandlers.m'],
   ['new AdtLsDriver', () => new AdtLsDriver('/adt-ls', { requestTimeoutMs: -1 }), 'opts.requestTimeoutMs'],
+  ['new AdtLsDriver', () => new AdtLsDriver('/adt-ls', { trace: '/tmp/wire.jsonl' }), 'opts.trace'],
+  ['new AdtLsDriver', () => new AdtLsDriver('/adt-ls', { trace: { file: 5 } }), 'opts.trace.file'],
+  ['new AdtLsDriver', () => new AdtLsDriver('/adt-ls', { trace: {} }), 'opts.trace.file'],
   ['setRequestHandler', () => new AdtLsDriver('/adt-ls').setRequestHandler(5, noop), 'method'],
   ['setRequestHandler', () => new AdtLsDriver('/adt-ls').setRequestHandler('m', 'handler'), 'handler'],
   ['new AdtLsMcpClient', () => new AdtLsMcpClient(5, 'mcp-secret-1'), 'baseUrl'],
@@ -147,6 +150,9 @@ const ASYNCHRONOUS = [
   ['createAdtLs', () => createAdtLs({ destinationId: 7 }), 'destinationId'],
   ['createAdtLs', () => createAdtLs({ mcpTimeoutMs: Infinity }), 'mcpTimeoutMs'],
   ['createAdtLs', () => createAdtLs({ logonTimeoutMs: '5m' }), 'logonTimeoutMs'],
+  ['createAdtLs', () => createAdtLs({ trace: '/tmp/wire.jsonl' }), 'trace'],
+  ['createAdtLs', () => createAdtLs({ trace: ['/tmp/wire.jsonl'] }), 'trace'],
+  ['createAdtLs', () => createAdtLs({ trace: { file: true } }), 'trace.file'],
   ['start', () => new AdtLsDriver('/adt-ls').start('5000'), 'timeoutMs'],
   ['sendRequest', () => new AdtLsDriver('/adt-ls').sendRequest('m', {}, { timeoutMs: '5' }), 'opts.timeoutMs'],
   ['sendRequest', () => new AdtLsDriver('/adt-ls').sendRequest(5), 'method'],
@@ -326,6 +332,9 @@ test('unknown option keys are warnings with the closest key, never failures', as
   const driver = new AdtLsDriver('/adt-ls', { extraArgz: ['-consoleLog'] });
   assert.ok(driver instanceof AdtLsDriver, 'an unknown key does not fail');
   await until(() => warnings().includes('unknown option opts.extraArgz — did you mean opts.extraArgs? (ignored)'));
+  const traced = await rejectionOf(() => createAdtLs({ trace: { files: '/tmp/x.jsonl', file: 1 } }), 'createAdtLs');
+  assertArgumentError(traced, 'trace.file', 'createAdtLs');
+  assert.ok(warnings().includes('unknown option trace.files — did you mean trace.file? (ignored)'), warnings().join('\n'));
   const strategy = bearer('tok-12345678', { usr: 'DEVELOPER' });
   assert.equal(strategy.kind, 'bearer');
   await until(() => warnings().includes('unknown option opts.usr — did you mean opts.user? (ignored)'));

@@ -32,6 +32,7 @@ pub mod redact;
 pub mod resilience;
 pub mod text;
 pub mod tls;
+pub mod trace;
 pub mod version;
 
 #[cfg(test)]

@@ -82,7 +82,7 @@ pub fn log(level: Level, message: impl AsRef<str>) {
 }
 
 /// Now as `Date#toISOString()` does it (UTC, milliseconds).
-fn timestamp() -> String {
+pub(crate) fn timestamp() -> String {
     let now = time::OffsetDateTime::now_utc();
     format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",

@@ -13,6 +13,7 @@ pub const CREATE_ADT_LS: &[&str] = &[
     "keepAlive",
     "mcpTimeoutMs",
     "logonTimeoutMs",
+    "trace",
 ];
 /// `createAdtLs({ adtLs })`.
 pub const ADT_LS: &[&str] = &[
@@ -46,7 +47,10 @@ pub const DRIVER: &[&str] = &[
     "requestHandlers",
     "clientInfo",
     "requestTimeoutMs",
+    "trace",
 ];
+/// `trace` of `createAdtLs` and of a driver.
+pub const TRACE: &[&str] = &["file"];
 /// `clientInfo` of a driver or MCP client.
 pub const CLIENT_INFO: &[&str] = &["name", "version"];
 /// `{ timeoutMs }` of `sendRequest`, `callTool`, `request`.

@@ -5,8 +5,11 @@
 //   adt-ls-simulator path     prints the absolute path of the fake adt-ls entry script
 //   adt-ls-simulator sap [--port 0] [--tls self-signed] [--user NAME:PW] ...
 //                             a standalone simulated SAP backend (lib/sap/main.mjs)
+//   adt-ls-simulator replay <trace.jsonl> [--report <file>] [--json] [-- <command> [args...]]
+//                             replay an adt-ls-native wire trace (lib/replay/cli.mjs)
 import { parseArgs } from 'node:util';
 import { installSimulator, simulatorBinPath } from '../lib/install.mjs';
+import { REPLAY_USAGE, runReplay } from '../lib/replay/cli.mjs';
 
 const USAGE = `Usage:
   adt-ls-simulator install [--home <dir>] [--editor vscode|cursor|insiders] [--version <x.y.z>]
@@ -14,6 +17,7 @@ const USAGE = `Usage:
   adt-ls-simulator path
   adt-ls-simulator sap [--port <n>] [--tls self-signed|private-ca|none] [--user NAME:PASSWORD]... [--token T]...
                        [--expired-token T]... [--client 001]... [--hostname h] [--ticket-ttl-ms n]
+  ${REPLAY_USAGE}
 `;
 
 function run(argv) {
@@ -42,7 +46,14 @@ function run(argv) {
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }
 
-if (process.argv[2] === 'sap') {
+if (process.argv[2] === 'replay') {
+  try {
+    process.exitCode = await runReplay(process.argv.slice(3));
+  } catch (error) {
+    process.stderr.write(`adt-ls-simulator replay: ${error.message}\n`);
+    process.exitCode = 2;
+  }
+} else if (process.argv[2] === 'sap') {
   // The backend's own entry parses process.argv and runs until killed.
   process.argv.splice(2, 1);
   await import('../lib/sap/main.mjs');

@@ -70,6 +70,9 @@ pub struct ClientOptions {
     pub logon_timeout: Duration,
     /// The host state (`process.env`, temp dir, home, cwd); `None`: the OS's.
     pub host: Option<HostEnv>,
+    /// `trace.file` (adt-ls-native): the redacted wire trace (docs/tracing.md); `None` falls
+    /// back to `ADT_LS_NATIVE_TRACE`.
+    pub trace_file: Option<PathBuf>,
 }
 
 impl Default for ClientOptions {
@@ -89,6 +92,7 @@ impl Default for ClientOptions {
             mcp_timeout: crate::mcp::DEFAULT_TIMEOUT,
             logon_timeout: DEFAULT_LOGON_TIMEOUT,
             host: None,
+            trace_file: None,
         }
     }
 }

@@ -108,6 +108,7 @@ async fn build(
             client_info: ClientInfo::default(),
             request_timeout: opts.request_timeout,
             host: opts.host.clone(),
+            trace_file: opts.trace_file.clone(),
         },
     );
     made.driver = Some(driver.clone());
@@ -185,7 +186,7 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
     )
     .await?;
     let (port, token) = effective_port_and_token(&started, opts.mcp_port, &token);
-    let mcp = McpClient::new(
+    let mcp = McpClient::new_traced(
         &mcp_endpoint(port),
         &token,
         ClientInfo::default(),
@@ -193,6 +194,7 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
             timeout: opts.mcp_timeout,
             ..McpClientOptions::default()
         },
+        driver.tracer(),
     )?;
     if let Err(e) = mcp.connect().await {
         mcp.shutdown();

@@ -17,6 +17,7 @@ use crate::lsp::{
 };
 use crate::process::host::HostEnv;
 use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener, reaper};
+use crate::trace::Tracer;
 use crate::version;
 use router::{NotificationListener, Router, ServerRequestHandler};
 use serde_json::{json, Value};
@@ -51,6 +52,9 @@ pub struct DriverOptions {
     pub request_timeout: Duration,
     /// The host state to use (environment, temp dir); `None`: the OS's at start time.
     pub host: Option<HostEnv>,
+    /// `trace.file`: append a redacted wire trace of each session here (docs/tracing.md);
+    /// `None` falls back to `ADT_LS_NATIVE_TRACE` of the host environment.
+    pub trace_file: Option<PathBuf>,
 }
 
 impl Default for DriverOptions {
@@ -62,6 +66,7 @@ impl Default for DriverOptions {
             client_info: ClientInfo::default(),
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             host: None,
+            trace_file: None,
         }
     }
 }
@@ -76,6 +81,7 @@ struct Session {
     data_dir: PathBuf,
     owns_data_dir: bool,
     initialize_result: Value,
+    tracer: Option<Arc<Tracer>>,
 }
 
 enum Phase {
@@ -145,6 +151,11 @@ impl Driver {
     /// The child's pid while started.
     pub fn pid(&self) -> Option<u32> {
         self.session().map(|s| s.child.pid())
+    }
+
+    /// The wire trace of the running session, when one is on.
+    pub fn tracer(&self) -> Option<Arc<Tracer>> {
+        self.session().and_then(|s| s.tracer.clone())
     }
 
     /// True while started and the connection is open.
@@ -367,7 +378,9 @@ impl Driver {
             _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
         };
         let (stream, direct, pipe_guard) = accepted;
-        let conn = Connection::start_with_direct(
+        let tracer = open_tracer(opts, &host);
+        made.tracer = tracer.clone();
+        let conn = Connection::start_traced(
             stream,
             Handlers {
                 router: self.inner.router.clone(),
@@ -377,6 +390,7 @@ impl Driver {
                 }),
             },
             direct,
+            tracer.clone(),
         );
         made.conn = Some(conn.clone());
         watch_for_exit(conn.clone(), child.clone());
@@ -421,6 +435,7 @@ impl Driver {
             data_dir,
             owns_data_dir,
             initialize_result: init,
+            tracer,
         })
     }
 
@@ -479,6 +494,7 @@ struct Made {
     socket_dir: Option<PathBuf>,
     child: Option<Arc<child::ChildProcess>>,
     conn: Option<Connection>,
+    tracer: Option<Arc<Tracer>>,
 }
 
 impl Made {
@@ -489,6 +505,7 @@ impl Made {
             socket_dir: session.socket_dir.clone(),
             child: Some(session.child.clone()),
             conn: Some(session.conn.clone()),
+            tracer: session.tracer.clone(),
         }
     }
 
@@ -501,6 +518,10 @@ impl Made {
 async fn teardown(made: &mut Made) {
     if let Some(conn) = made.conn.take() {
         conn.dispose();
+    }
+    // Nothing is recorded after dispose; the file is closed before dispose resolves.
+    if let Some(tracer) = made.tracer.take() {
+        tracer.close();
     }
     if let Some(child) = made.child.take() {
         if child.kill_and_wait(EXIT_WAIT).await.is_none() {
@@ -535,6 +556,19 @@ pub fn sweep_stale_dirs(temp_dir: &std::path::Path) {
                 base.display(),
                 removed.join(", ")
             ));
+        }
+    }
+}
+
+/// Open the session's wire trace when one is configured; a file that cannot be opened is
+/// logged and the session runs untraced (tracing never breaks the client).
+fn open_tracer(opts: &DriverOptions, host: &HostEnv) -> Option<Arc<Tracer>> {
+    let path = crate::trace::resolve_target(opts.trace_file.clone(), host)?;
+    match Tracer::open(&path) {
+        Ok(tracer) => Some(tracer),
+        Err(e) => {
+            log::warn(format!("trace: {e}; tracing is off for this session"));
+            None
         }
     }
 }

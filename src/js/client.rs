@@ -197,6 +197,7 @@ fn client_options(
     if let Some(c) = checked::opt_object(env, prop("connection"), "connection")? {
         o.connection = Some(connection(env, &c)?);
     }
+    o.trace_file = super::trace_option::trace_file(env, prop("trace"), "trace")?;
     o.destination_id = checked::opt_string(env, prop("destinationId"), "destinationId")?;
     if let Some(port) = checked::opt_port(env, prop("mcpPort"), "mcpPort")? {
         o.mcp_port = i64::from(port);

@@ -282,6 +282,7 @@ fn driver_options<'e>(
     if let Some(ms) = timeout_prop(env, &opts, "requestTimeoutMs", "opts.requestTimeoutMs")? {
         options.request_timeout = ms;
     }
+    options.trace_file = super::trace_option::trace_file(env, prop("trace"), "opts.trace")?;
     if let Some(map) = checked::opt_object(env, prop("requestHandlers"), "opts.requestHandlers")? {
         for method in checked::keys(&map) {
             let path = format!("opts.requestHandlers.{method}");

@@ -21,5 +21,6 @@ mod requester;
 mod settle;
 mod strategies;
 mod timeouts;
+mod trace_option;
 mod types;
 mod values;

@@ -17,6 +17,7 @@ use super::message::{self, Incoming, RpcError};
 use super::params::{encode_params, encode_params_raw, encode_raw_params};
 use crate::error::{codes, Error, Result};
 use crate::log;
+use crate::trace::{Direction, Tracer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -176,6 +177,8 @@ struct Inner {
     /// Wakes the deadline task for a deadline sooner than its wake-up.
     deadline_changed: Notify,
     shutdown: watch::Sender<bool>,
+    /// Every message in and out is recorded here when a wire trace is on (docs/tracing.md).
+    trace: Option<Arc<Tracer>>,
 }
 
 /// A request on the wire, waiting for its response.
@@ -248,6 +251,19 @@ impl Connection {
     where
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
+        Connection::start_traced(stream, handlers, direct, None)
+    }
+
+    /// [`Connection::start_with_direct`] recording every message to `trace`.
+    pub fn start_traced<S>(
+        stream: S,
+        handlers: Handlers,
+        direct: Option<DirectWriter>,
+        trace: Option<Arc<Tracer>>,
+    ) -> Connection
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
         let (reader, writer) = tokio::io::split(stream);
         let (tx, rx) = mpsc::unbounded_channel();
         let (shutdown, shutdown_rx) = watch::channel(false);
@@ -266,6 +282,7 @@ impl Connection {
                 queued: queued.clone(),
                 deadline_changed: Notify::new(),
                 shutdown,
+                trace,
             }),
         };
         tokio::spawn(write_loop(writer, rx, queued, shutdown_rx.clone()));
@@ -349,7 +366,9 @@ impl Connection {
         }
         // Id allocation and enqueueing happen under the lock: ids go out in order.
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let frame = framing::encode(&message::request(id, method, params));
+        let body = message::request(id, method, params);
+        self.trace(Direction::Out, &body);
+        let frame = framing::encode(&body);
         let written = self.write_direct(&mut state, &frame);
         if written < frame.len() {
             let rest = if written == 0 {
@@ -425,7 +444,9 @@ impl Connection {
             Phase::Disposed => return Err(disposed_error()),
             Phase::Closed(reason) => return Err(reason.error_for(method, false)),
         }
-        let frame = framing::encode(&message::notification(method, encode_params(params)));
+        let body = message::notification(method, encode_params(params));
+        self.trace(Direction::Out, &body);
+        let frame = framing::encode(&body);
         if !self.enqueue(&state, frame, Some(tx)) {
             return Err(closed_error());
         }
@@ -500,7 +521,15 @@ impl Connection {
         p.waiter.finish(result);
     }
 
+    /// Record a message body when a trace is on (one branch otherwise).
+    fn trace(&self, dir: Direction, body: &[u8]) {
+        if let Some(trace) = &self.inner.trace {
+            trace.lsp(dir, body);
+        }
+    }
+
     fn send_frame(&self, body: Vec<u8>) {
+        self.trace(Direction::Out, &body);
         let state = self.lock();
         self.enqueue(&state, framing::encode(&body), None);
     }
@@ -676,6 +705,7 @@ async fn read_loop<R: AsyncRead>(
 }
 
 fn dispatch(conn: &Connection, handlers: &Handlers, body: &[u8], shutdown: &watch::Receiver<bool>) {
+    conn.trace(Direction::In, body);
     match message::parse_incoming(body) {
         Ok(Incoming::Response { id, outcome }) => conn.complete(&id, outcome),
         Ok(Incoming::Request { id, method, params }) => {

@@ -53,6 +53,22 @@ impl McpClient {
         Self::build(base_url, token, info, opts, Vec::new())
     }
 
+    /// [`McpClient::new`] recording every message to `trace` (docs/tracing.md).
+    pub fn new_traced(
+        base_url: &str,
+        token: &str,
+        info: ClientInfo,
+        opts: McpClientOptions,
+        trace: Option<Arc<crate::trace::Tracer>>,
+    ) -> Result<Self> {
+        redact::register(token);
+        let transport =
+            Transport::new(base_url, token, opts.timeout, opts.limits, Vec::new())?.traced(trace);
+        Ok(McpClient {
+            session: Arc::new(Session::new(transport, info, opts.timeout)),
+        })
+    }
+
     pub(crate) fn build(
         base_url: &str,
         token: &str,

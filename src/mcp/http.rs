@@ -12,6 +12,7 @@ use super::limits::McpLimits;
 use super::sse::SseParser;
 use crate::error::{Error, Result};
 use crate::log;
+use crate::trace::{Direction, HttpMeta, Tracer};
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use reqwest::{Method, RequestBuilder, Response, StatusCode, Url};
@@ -71,6 +72,8 @@ pub struct Transport {
     limits: McpLimits,
     /// Permits for answers to server->client requests in flight.
     replies: Arc<Semaphore>,
+    /// The wire trace, when one is on (docs/tracing.md).
+    trace: Option<Arc<Tracer>>,
 }
 
 impl Transport {
@@ -104,7 +107,46 @@ impl Transport {
             reply_timeout,
             limits,
             replies: Arc::new(Semaphore::new(limits.max_concurrent_replies)),
+            trace: None,
         })
+    }
+
+    /// This transport recording every message to `trace`.
+    pub fn traced(mut self, trace: Option<Arc<Tracer>>) -> Self {
+        self.trace = trace;
+        self
+    }
+
+    fn trace_out(&self, body: &Value, headers: &SessionHeaders) {
+        if let Some(trace) = &self.trace {
+            let http = HttpMeta {
+                session_id: headers.session_id.clone(),
+                ..HttpMeta::default()
+            };
+            trace.mcp(Direction::Out, body, Some(http));
+        }
+    }
+
+    fn trace_in(&self, msg: &Value, status: u16, session_id: Option<&str>) {
+        if let Some(trace) = &self.trace {
+            let http = HttpMeta {
+                status: Some(status),
+                session_id: session_id.map(str::to_string),
+                ..HttpMeta::default()
+            };
+            trace.mcp(Direction::In, msg, Some(http));
+        }
+    }
+
+    fn trace_status(&self, method: &'static str, status: u16, headers: &SessionHeaders) {
+        if let Some(trace) = &self.trace {
+            let http = HttpMeta {
+                method: Some(method),
+                status: Some(status),
+                session_id: headers.session_id.clone(),
+            };
+            trace.mcp_http(Direction::In, http);
+        }
     }
 
     fn post(&self, headers: &SessionHeaders, body: &Value) -> RequestBuilder {
@@ -137,6 +179,7 @@ impl Transport {
         body: &Value,
         headers: &SessionHeaders,
     ) -> std::result::Result<Answer, Failure> {
+        self.trace_out(body, headers);
         let response = self
             .post(headers, body)
             .send()
@@ -144,6 +187,7 @@ impl Transport {
             .map_err(|e| errors::send_failed(method, &e))?;
         let status = response.status();
         if !status.is_success() {
+            self.trace_status("POST", status.as_u16(), headers);
             return Err(Failure::Status(status.as_u16()));
         }
         // Only initialize allocates a session; later responses' headers are not consulted.
@@ -159,9 +203,17 @@ impl Transport {
         let media_type = content_type
             .as_deref()
             .map(|t| t.split(';').next().unwrap_or_default().trim());
+        let seen = (
+            status.as_u16(),
+            session_id.as_deref().or(headers.session_id.as_deref()),
+        );
         let response = match media_type {
-            Some(JSON_TYPE) => read_json(response, method, id, self.limits.max_body_bytes).await?,
-            Some(SSE_TYPE) => self.read_sse(response, method, id, headers).await?,
+            Some(JSON_TYPE) => {
+                let msg = read_json(response, method, id, self.limits.max_body_bytes).await?;
+                self.trace_in(&msg, seen.0, seen.1);
+                msg
+            }
+            Some(SSE_TYPE) => self.read_sse(response, method, id, headers, seen).await?,
             _ => return Err(errors::unsupported_content_type(content_type.as_deref()).into()),
         };
         Ok(Answer {
@@ -177,12 +229,14 @@ impl Transport {
         headers: &SessionHeaders,
     ) -> std::result::Result<(), Failure> {
         let body = jsonrpc::notification_body(method);
+        self.trace_out(&body, headers);
         let response = self
             .post(headers, &body)
             .send()
             .await
             .map_err(|e| errors::send_failed(method, &e))?;
         let status = response.status();
+        self.trace_status("POST", status.as_u16(), headers);
         if !status.is_success() {
             return Err(Failure::Status(status.as_u16()));
         }
@@ -200,6 +254,7 @@ impl Transport {
             .await
             .map_err(|e| errors::close_failed(&e))?;
         let status = response.status();
+        self.trace_status("DELETE", status.as_u16(), headers);
         if status.is_success() || status.as_u16() == 404 || status.as_u16() == 405 {
             Ok(())
         } else {
@@ -214,6 +269,7 @@ impl Transport {
         method: &str,
         id: u64,
         headers: &SessionHeaders,
+        (status, session_id): (u16, Option<&str>),
     ) -> Result<Value> {
         let mut body = response.bytes_stream();
         let mut parser = SseParser::with_limit(self.limits.max_event_bytes);
@@ -226,6 +282,7 @@ impl Transport {
                 let payload: Value =
                     serde_json::from_str(&data).map_err(|_| errors::sse_not_json(method, &data))?;
                 for msg in jsonrpc::messages_of(payload) {
+                    self.trace_in(&msg, status, session_id);
                     if let Some(answer) = self.route(msg, method, id, headers)? {
                         return Ok(answer);
                     }
@@ -277,6 +334,7 @@ impl Transport {
             return;
         };
         let reply = jsonrpc::reply_to_server_request(request);
+        self.trace_out(&reply, headers);
         let transport = self.clone();
         let headers = headers.clone();
         tokio::spawn(async move {

@@ -40,6 +40,13 @@ pub struct AdtLsDriverOptions {
     /// @defaultValue 300000
     /// @throws `ERR_OUT_OF_RANGE` from the constructor when not a finite positive number
     pub request_timeout_ms: Option<f64>,
+    /// Append a redacted JSONL trace of every LSP and MCP message to a file
+    /// (docs/tracing.md): passwords, tokens, tickets, cookies and `Authorization` values are
+    /// masked. The option wins over the `ADT_LS_NATIVE_TRACE=<file>` environment variable.
+    /// adt-ls-native addition.
+    /// @defaultValue no trace unless `ADT_LS_NATIVE_TRACE` names a file
+    /// @throws `ERR_INVALID_ARG_TYPE` when not an object, or when `trace.file` is not a string
+    pub trace: Option<TraceOptions>,
 }
 
 /// The client identity of {@link AdtLsDriverOptions.clientInfo}.
@@ -142,6 +149,24 @@ pub struct CreateAdtLsOptions {
     /// sign-in included), in milliseconds. adt-ls-native addition.
     /// @defaultValue 300000
     pub logon_timeout_ms: Option<f64>,
+    /// Append a redacted JSONL trace of every LSP and MCP message to a file
+    /// (docs/tracing.md): passwords, tokens, tickets, cookies and `Authorization` values are
+    /// masked. The option wins over the `ADT_LS_NATIVE_TRACE=<file>` environment variable.
+    /// adt-ls-native addition.
+    /// @defaultValue no trace unless `ADT_LS_NATIVE_TRACE` names a file
+    /// @throws `ERR_INVALID_ARG_TYPE` when not an object, or when `trace.file` is not a string
+    pub trace: Option<TraceOptions>,
+}
+
+/// The wire trace of {@link CreateAdtLsOptions.trace} and {@link AdtLsDriverOptions.trace}
+/// (adt-ls-native addition; format and redaction rules in docs/tracing.md).
+#[napi(object)]
+pub struct TraceOptions {
+    /// The trace file (a relative path is taken from `process.cwd()`): created with mode 0600
+    /// when new, appended to otherwise (each adt-ls session starts with a header line). A file
+    /// that cannot be opened or written is logged once and tracing stops; the client goes on.
+    /// `adt-ls-simulator replay <file>` replays it.
+    pub file: String,
 }
 
 /// Which adt-ls {@link createAdtLs} runs and how: {@link CreateAdtLsOptions.adtLs}.

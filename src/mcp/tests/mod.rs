@@ -14,3 +14,4 @@ mod sessions;
 mod sse_props;
 mod support;
 mod tools;
+mod trace;
