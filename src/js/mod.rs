@@ -3,6 +3,7 @@
 
 mod call;
 mod callback;
+mod cancel;
 mod checked;
 mod cli;
 mod client;
