@@ -281,13 +281,15 @@ export declare class AdtLsDriver {
    * and an absent one is sent as `[null]` (so `sendRequest('adtLs/destinations/ensureLoggedOn', 'A4H')`
    * sends `["A4H"]`).
    *
-   * @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call
+   * @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call (with it,
+   * the request is cancelled with `$/cancelRequest` when the limit passes); `signal` aborts
+   * it (docs/cancellation.md)
    * @throws rejects with `AdtLsDriver not started` before `start()` or after `dispose()`
    * @throws rejects with adt-ls's own error: its `message` verbatim, its numeric `code` and `data`
    * @throws rejects with code `ETIMEDOUT` after the timeout, and with code `ERR_ADT_LS_EXITED`
    * (`adt-ls exited (code <c>) while <method> was pending.` plus its last output) when adt-ls dies
    */
-  sendRequest<T = unknown>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>
+  sendRequest<T = unknown>(method: string, params?: unknown, opts?: CallOptions): Promise<T>
   /**
    * Send an LSP notification (e.g. `textDocument/didOpen`); params are encoded as for
    * `sendRequest`. Resolves once written, in call order with requests.
@@ -355,7 +357,7 @@ export declare class AdtLsMcpClient {
    * @throws rejects with `Unsupported MCP protocol version: <v>`, an HTTP error
    * (`adt-ls MCP initialize failed: HTTP <status>`) or a transport error
    */
-  connect(): Promise<void>
+  connect(opts?: CallOptions): Promise<void>
   /**
    * Every tool the server offers: `tools/list`, following `nextCursor` through all pages. The
    * descriptors come back verbatim (unknown fields kept). A read-only call, so it is retried once
@@ -364,22 +366,24 @@ export declare class AdtLsMcpClient {
    * @throws rejects with `adt-ls MCP tools/list: missing or invalid tools`, `... invalid nextCursor`
    * or `... repeated pagination cursor` for a malformed answer
    */
-  listTools(): Promise<McpTool[]>
+  listTools(opts?: CallOptions): Promise<McpTool[]>
   /**
    * Call a tool: `tools/call {name, arguments}`. Resolves with the `CallToolResult` untouched; a
    * tool-level failure (`isError: true`) is a result, not a rejection (see {@link parseFederated}).
    *
-   * @param opts - `timeoutMs` overrides the client's timeout for this call
+   * @param opts - `timeoutMs` overrides the client's timeout for this call; `signal` aborts it.
+   * An aborted or timed-out call sends `notifications/cancelled` with its request id; what the
+   * tool already did on the server stays done (docs/cancellation.md)
    * @throws rejects with `adt-ls MCP tools/call error (<code>): <message>` for a JSON-RPC error (an
    * unknown tool, bad arguments), and with transport or protocol errors; never re-sent
    */
-  callTool(name: string, args?: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<unknown>
+  callTool(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<unknown>
   /**
    * Send any other MCP request (e.g. `ping`) and resolve with its `result` object.
    *
    * @throws rejects as {@link AdtLsMcpClient.callTool} does
    */
-  request(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<unknown>
+  request(method: string, params?: unknown, opts?: CallOptions): Promise<unknown>
   /**
    * End the session: an HTTP `DELETE` on the endpoint when the server gave a session id (bounded
    * by 5 s; 404 and 405 count as done). Session state is cleared first.

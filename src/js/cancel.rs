@@ -34,12 +34,21 @@ pub const ABORT_MESSAGE: &str = "The operation was aborted";
 pub struct CallOptions {
     signal: Option<sys::napi_value>,
     timeout: Option<(Duration, String)>,
+    /// The call has a limit of its own (a `timeoutMs` the engine enforces with its own
+    /// message): run it in the cancel scope so that limit cancels on the wire too.
+    own_limit: bool,
 }
 
 impl CallOptions {
     /// Neither a signal nor a timeout: the call runs as if no options were given.
     pub fn is_empty(&self) -> bool {
-        self.signal.is_none() && self.timeout.is_none()
+        self.signal.is_none() && self.timeout.is_none() && !self.own_limit
+    }
+
+    /// Mark that the call has a limit of its own (see [`CallOptions::own_limit`]).
+    pub fn with_own_limit(mut self, limited: bool) -> Self {
+        self.own_limit |= limited;
+        self
     }
 }
 
@@ -57,12 +66,14 @@ pub fn read(env: &Env, obj: &Object, path: &str, with_timeout: bool) -> EngineRe
         }
         out.signal = Some(signal.raw());
     }
-    if with_timeout {
-        if let Some(ms) = checked::property(obj, "timeoutMs").filter(is_given) {
+    if let Some(ms) = checked::property(obj, "timeoutMs").filter(is_given) {
+        if with_timeout {
             let name = format!("{path}.timeoutMs");
             if let Some(limit) = timeout_arg(env, Some(ms), &name)? {
                 out.timeout = Some((limit, name));
             }
+        } else {
+            out.own_limit = true;
         }
     }
     Ok(out)
@@ -76,6 +87,18 @@ pub fn read_arg(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<C
             checked::warn_unknown_keys(&obj, path, crate::option_keys::CALL);
             read(env, &obj, path, true)
         }
+        None => Ok(CallOptions::default()),
+    }
+}
+
+/// The `signal` of a request's `opts?: { timeoutMs, signal }` (driver and MCP client), whose
+/// `timeoutMs` the engine enforces itself (with the cancel scope, so it cancels on the wire).
+pub fn read_request_opts(env: &Env, value: Option<Unknown>) -> EngineResult<CallOptions> {
+    match value.filter(|v| matches!(v.get_type(), Ok(ValueType::Object))) {
+        Some(v) => match v.coerce_to_object() {
+            Ok(obj) => read(env, &obj, "opts", false),
+            Err(_) => Ok(CallOptions::default()),
+        },
         None => Ok(CallOptions::default()),
     }
 }
@@ -103,6 +126,43 @@ fn is_abort_signal(env: &Env, value: &Unknown) -> bool {
     status == sys::Status::napi_ok && result
 }
 
+/// Call options kept across calls (an iterator's pages): the signal by a weak reference,
+/// released with [`HeldCallOptions::release`].
+pub struct HeldCallOptions {
+    signal: Option<RawRef>,
+    timeout: Option<(Duration, String)>,
+}
+
+impl HeldCallOptions {
+    /// Keep `opts` beyond the current call.
+    pub fn hold(env: &Env, opts: CallOptions) -> Result<HeldCallOptions> {
+        let signal = match opts.signal {
+            Some(s) => Some(RawRef::weak(env, s)?),
+            None => None,
+        };
+        Ok(HeldCallOptions {
+            signal,
+            timeout: opts.timeout,
+        })
+    }
+
+    /// The options for one more call (a collected signal counts as absent).
+    pub fn options(&self, env: &Env) -> CallOptions {
+        CallOptions {
+            signal: self.signal.as_ref().and_then(|s| s.value(env)),
+            timeout: self.timeout.clone(),
+            own_limit: false,
+        }
+    }
+
+    /// Drop the reference to the signal.
+    pub fn release(&mut self, env: &Env) {
+        if let Some(s) = self.signal.take() {
+            s.delete(env);
+        }
+    }
+}
+
 /// How a cancellable call ended.
 enum Ending<T> {
     Done(EngineOutcome<T>),
@@ -116,6 +176,13 @@ impl RawRef {
     fn new(env: &Env, value: sys::napi_value) -> Result<RawRef> {
         let mut r = ptr::null_mut();
         check(unsafe { sys::napi_create_reference(env.raw(), value, 1, &mut r) })?;
+        Ok(RawRef(r))
+    }
+
+    /// A reference that does not keep `value` alive.
+    fn weak(env: &Env, value: sys::napi_value) -> Result<RawRef> {
+        let mut r = ptr::null_mut();
+        check(unsafe { sys::napi_create_reference(env.raw(), value, 0, &mut r) })?;
         Ok(RawRef(r))
     }
 

@@ -102,6 +102,9 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
             None => root.set_named_property(method, f)?,
         }
     }
+    if let Some(mut transport) = root.get::<Object>("transport")? {
+        transport.set_named_property("diffPages", super::diff_pages::function(env, client.clone())?)?;
+    }
     let for_health = client.clone();
     let health = env.create_function_from_closure::<(), Json, _>("health", move |_| {
         Ok(Json(Some(health_json(&for_health.health()))))

@@ -6,6 +6,7 @@ mod callback;
 mod cancel;
 mod checked;
 mod cli;
+mod diff_pages;
 mod client;
 mod dispose;
 mod driver;

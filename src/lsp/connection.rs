@@ -203,7 +203,8 @@ impl Drop for PendingResponse {
 
 impl PendingResponse {
     /// Wait for the response, at most `timeout` when one is given (the request is then
-    /// forgotten; no `$/cancelRequest` is sent, as the reference does).
+    /// forgotten; `$/cancelRequest` is sent only inside a [`crate::cancel_scope`], the
+    /// reference sends none).
     pub async fn wait(self, timeout: Option<Duration>) -> Result<Value> {
         let raw = self.wait_raw(timeout).await?;
         serde_json::from_str(raw.get())
@@ -217,7 +218,7 @@ impl PendingResponse {
                 Ok(received) => received,
                 Err(_) => {
                     self.settled = true;
-                    self.conn.lock().pending.remove(&self.id);
+                    self.conn.abandon(self.id, crate::cancel_scope::active());
                     return Err(timeout_error(&self.method, limit));
                 }
             },

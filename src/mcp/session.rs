@@ -223,7 +223,10 @@ impl Session {
         };
         let exchange = self.transport.request(method, id, &body, &headers);
         let outcome = timed(method, timeout, exchange).await;
-        in_flight.finish();
+        // A timed-out request is left unfinished: its drop cancels it inside a cancel scope.
+        if !matches!(&outcome, Err(Failure::Error(e)) if e.has_code(crate::error::codes::TIMEOUT)) {
+            in_flight.finish();
+        }
         match outcome {
             Ok(answer) => Ok(jsonrpc::into_result(method, answer.response)?),
             Err(Failure::Status(404)) if headers.session_id.is_some() => {
