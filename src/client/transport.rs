@@ -8,6 +8,6 @@ pub mod pages;
 mod tools;
 
 pub use list::list;
-pub use pages::DiffPaging;
 pub use objects::{assign, check, get_lock_status};
+pub use pages::DiffPaging;
 pub use tools::{create, find, get_diff};

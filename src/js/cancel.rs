@@ -121,8 +121,7 @@ fn is_abort_signal(env: &Env, value: &Unknown) -> bool {
         return false;
     };
     let mut result = false;
-    let status =
-        unsafe { sys::napi_instanceof(env.raw(), value.raw(), ctor.raw(), &mut result) };
+    let status = unsafe { sys::napi_instanceof(env.raw(), value.raw(), ctor.raw(), &mut result) };
     status == sys::Status::napi_ok && result
 }
 
@@ -266,7 +265,9 @@ where
         return Ok(promise.typed());
     }
     id_slot.set(Some(id));
-    let timeout = opts.timeout.map(|(limit, name)| (limit, timeout_error(label, &name, limit)));
+    let timeout = opts
+        .timeout
+        .map(|(limit, name)| (limit, timeout_error(label, &name, limit)));
     let work = cancel_scope::cancellable(start());
     napi::bindgen_prelude::spawn(async move {
         let cancelled = async {
@@ -300,10 +301,7 @@ where
 fn timeout_error(label: &str, name: &str, limit: Duration) -> EngineError {
     EngineError::coded(
         codes::TIMEOUT,
-        format!(
-            "{label} timed out after {}ms ({name})",
-            limit.as_millis()
-        ),
+        format!("{label} timed out after {}ms ({name})", limit.as_millis()),
     )
 }
 

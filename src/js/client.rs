@@ -103,7 +103,10 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
         }
     }
     if let Some(mut transport) = root.get::<Object>("transport")? {
-        transport.set_named_property("diffPages", super::diff_pages::function(env, client.clone())?)?;
+        transport.set_named_property(
+            "diffPages",
+            super::diff_pages::function(env, client.clone())?,
+        )?;
     }
     let for_health = client.clone();
     let health = env.create_function_from_closure::<(), Json, _>("health", move |_| {
@@ -140,7 +143,9 @@ fn method_fn<'env>(
     env.create_function_from_closure(name, move |ctx| {
         let env = &*ctx.env;
         let index = at.index();
-        let given = (index < ctx.length()).then(|| ctx.get::<Unknown>(index).ok()).flatten();
+        let given = (index < ctx.length())
+            .then(|| ctx.get::<Unknown>(index).ok())
+            .flatten();
         let call = match MethodCallOptions::read(env, given, at) {
             Ok(c) => c,
             Err(e) => {
@@ -171,9 +176,13 @@ fn method_fn<'env>(
             }
         }
         let client = &client;
-        cancel::run(env, call.opts, method, move || client.call(method, args), |_, v| {
-            Ok(Json(v))
-        })
+        cancel::run(
+            env,
+            call.opts,
+            method,
+            move || client.call(method, args),
+            |_, v| Ok(Json(v)),
+        )
     })
 }
 

@@ -61,7 +61,9 @@ impl Drop for PageGuard {
 pub fn function(env: &Env, client: Client) -> Result<Function<'_, Unknown<'_>, IteratorObject>> {
     env.create_function_from_closure("diffPages", move |ctx| {
         let number = ctx.get::<Unknown>(0).ok();
-        let opts = (ctx.length() > 1).then(|| ctx.get::<Unknown>(1).ok()).flatten();
+        let opts = (ctx.length() > 1)
+            .then(|| ctx.get::<Unknown>(1).ok())
+            .flatten();
         Ok(IteratorObject(client.clone(), start(ctx.env, number, opts)))
     })
 }
@@ -99,8 +101,8 @@ fn start(env: &Env, number: Option<Unknown>, opts: Option<Unknown>) -> Iteration
             }
             None => (cancel::CallOptions::default(), None),
         };
-        let held = HeldCallOptions::hold(env, call)
-            .map_err(|e| EngineError::new(e.reason.clone()))?;
+        let held =
+            HeldCallOptions::hold(env, call).map_err(|e| EngineError::new(e.reason.clone()))?;
         Ok((DiffPaging::new(number, plain), held))
     };
     match read() {
@@ -126,27 +128,30 @@ fn iterator(env: &Env, client: Client, it: Iteration) -> Result<Object<'_>> {
         done(ctx.env)
     })?;
     obj.set_named_property("return", ret)?;
-    let this_fn = env.create_function_from_closure::<(), Unknown, _>(
-        "[Symbol.asyncIterator]",
-        |ctx| ctx.this::<Unknown>(),
-    )?;
+    let this_fn = env
+        .create_function_from_closure::<(), Unknown, _>("[Symbol.asyncIterator]", |ctx| {
+            ctx.this::<Unknown>()
+        })?;
     define_async_iterator(env, &obj, this_fn.raw())?;
     Ok(obj)
 }
-
 
 fn next_page(env: &Env, client: &Client, state: &Rc<RefCell<Iteration>>) -> Result<Settling<Json>> {
     let mut it = state.borrow_mut();
     if let Some(e) = it.error.take() {
         it.finish(env);
-        return coded(env, async move { Err::<Value, _>(e) }, |_, v| Ok(Json(Some(v))));
+        return coded(env, async move { Err::<Value, _>(e) }, |_, v| {
+            Ok(Json(Some(v)))
+        });
     }
     if it.busy.load(Ordering::Acquire) {
         let e = EngineError::coded(
             codes::INVALID_ARG,
             "transport.diffPages: next() was called before the previous page settled",
         );
-        return coded(env, async move { Err::<Value, _>(e) }, |_, v| Ok(Json(Some(v))));
+        return coded(env, async move { Err::<Value, _>(e) }, |_, v| {
+            Ok(Json(Some(v)))
+        });
     }
     if it.broken.load(Ordering::Acquire) {
         it.finish(env);
@@ -156,11 +161,7 @@ fn next_page(env: &Env, client: &Client, state: &Rc<RefCell<Iteration>>) -> Resu
         drop(it);
         return done(env);
     };
-    let opts = it
-        .opts
-        .as_ref()
-        .map(|o| o.options(env))
-        .unwrap_or_default();
+    let opts = it.opts.as_ref().map(|o| o.options(env)).unwrap_or_default();
     it.busy.store(true, Ordering::Release);
     let mut guard = PageGuard {
         busy: it.busy.clone(),
@@ -186,17 +187,17 @@ fn next_page(env: &Env, client: &Client, state: &Rc<RefCell<Iteration>>) -> Resu
             it.finish(env);
             return Err(js_error(env, &e));
         }
-        Ok(Json(Some(serde_json::json!({ "value": page, "done": false }))))
+        Ok(Json(Some(
+            serde_json::json!({ "value": page, "done": false }),
+        )))
     })
 }
 
 /// A promise of `{ value: undefined, done: true }`.
 fn done(env: &Env) -> Result<Settling<Json>> {
-    coded(
-        env,
-        async { Ok::<(), EngineError>(()) },
-        |_, ()| Ok(Json(Some(serde_json::json!({ "done": true })))),
-    )
+    coded(env, async { Ok::<(), EngineError>(()) }, |_, ()| {
+        Ok(Json(Some(serde_json::json!({ "done": true }))))
+    })
 }
 
 /// `obj[Symbol.asyncIterator] = f` (non-enumerable).

@@ -180,9 +180,7 @@ impl AdtLsDriver {
                 let sent = driver.request_raw(&method, params, timeout);
                 async move { sent.await.map_err(|e| e.with_detail("method", detail)) }
             };
-            return cancel::run(&env, call, "adt-ls request", start, |_, v| {
-                Ok(JsonText(v))
-            });
+            return cancel::run(&env, call, "adt-ls request", start, |_, v| Ok(JsonText(v)));
         }
         // The outcome settles the promise straight from the connection (no task per call).
         let (promise, completer) = coded_deferred(&env, |_, v| Ok(JsonText(v)))?;

@@ -28,7 +28,11 @@ pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Er
 }
 
 /// The JS error object [`js_error_at`] throws, for callers that finish it themselves.
-pub fn js_error_value<'env>(env: &'env Env, e: &EngineError, frames: Option<&str>) -> Unknown<'env> {
+pub fn js_error_value<'env>(
+    env: &'env Env,
+    e: &EngineError,
+    frames: Option<&str>,
+) -> Unknown<'env> {
     let message = crate::redact::redact(&e.message);
     let kind = kind_of(e);
     let plain = napi::Error::new(Status::GenericFailure, message.clone());

@@ -294,7 +294,10 @@ impl AdtLsMcpClient {
     ///
     /// @throws rejects with `adt-ls MCP tools/list: missing or invalid tools`, `... invalid nextCursor`
     /// or `... repeated pagination cursor` for a malformed answer
-    #[napi(ts_args_type = "opts?: CallOptions", ts_return_type = "Promise<McpTool[]>")]
+    #[napi(
+        ts_args_type = "opts?: CallOptions",
+        ts_return_type = "Promise<McpTool[]>"
+    )]
     pub fn list_tools(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<Json>> {
         let call = match cancel::read_arg(&env, opts, "opts") {
             Ok(c) => c,

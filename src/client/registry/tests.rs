@@ -65,7 +65,9 @@ fn signatures_render_with_generics_and_promises() {
     let raw_lsp = find("raw.lsp").map(|m| m.spec.signature());
     assert_eq!(
         raw_lsp.as_deref(),
-        Some("lsp<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>")
+        Some(
+            "lsp<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>"
+        )
     );
     let spec = MethodSpec {
         name: "x.y",
@@ -122,12 +124,21 @@ fn call_options_go_into_a_trailing_opts_or_after_the_parameters() {
             own_timeout: true
         })
     );
-    assert_eq!(at("capabilities"), Some(CallOptionsAt::Trailing { index: 0 }));
-    assert_eq!(at("source.read"), Some(CallOptionsAt::Trailing { index: 1 }));
+    assert_eq!(
+        at("capabilities"),
+        Some(CallOptionsAt::Trailing { index: 0 })
+    );
+    assert_eq!(
+        at("source.read"),
+        Some(CallOptionsAt::Trailing { index: 1 })
+    );
     assert_eq!(at("raw.tool"), Some(CallOptionsAt::Trailing { index: 2 }));
     assert_eq!(
         find("transport.getDiff").map(|m| m.spec.params_with_call_options()),
-        Some("transportNumber: string, opts?: { cursor?: string; pageSize?: number } & CallOptions".into())
+        Some(
+            "transportNumber: string, opts?: { cursor?: string; pageSize?: number } & CallOptions"
+                .into()
+        )
     );
     assert_eq!(
         find("reconnect").map(|m| m.spec.params_with_call_options()),
@@ -135,7 +146,10 @@ fn call_options_go_into_a_trailing_opts_or_after_the_parameters() {
     );
     assert_eq!(
         render::split_params("a: { x: 1, y: Record<string, [1, 2]> }, b?: (p: 1, q: 2) => void"),
-        ["a: { x: 1, y: Record<string, [1, 2]> }", "b?: (p: 1, q: 2) => void"]
+        [
+            "a: { x: 1, y: Record<string, [1, 2]> }",
+            "b?: (p: 1, q: 2) => void"
+        ]
     );
     assert!(render::split_params("").is_empty());
     // Every method takes them somewhere: no declared parameter is named like ours.

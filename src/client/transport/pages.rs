@@ -57,7 +57,8 @@ impl DiffPaging {
 
     /// Take in the page just received: the end when it is `completed` or has no cursor.
     pub fn advance(&mut self, page: &Value) -> Result<()> {
-        let completed = page.pointer("/batchInfo/status").and_then(Value::as_str) == Some("completed");
+        let completed =
+            page.pointer("/batchInfo/status").and_then(Value::as_str) == Some("completed");
         let next = page
             .get("nextCursor")
             .filter(|c| c.as_str().is_some_and(|s| !s.is_empty()));

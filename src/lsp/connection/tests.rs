@@ -686,7 +686,10 @@ async fn abandoning_a_callback_request_tells_its_callback_once() {
     let _ = peer.recv().await;
     assert!(conn.abandon(id, true));
     let err = rx.await.unwrap().unwrap_err();
-    assert_eq!(err.code, Some(crate::error::ErrorCode::Str(codes::ABORTED.into())));
+    assert_eq!(
+        err.code,
+        Some(crate::error::ErrorCode::Str(codes::ABORTED.into()))
+    );
     assert_eq!(peer.recv().await["method"], json!("$/cancelRequest"));
     assert!(!conn.abandon(id, true), "only once");
 }
