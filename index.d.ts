@@ -1905,6 +1905,9 @@ export declare namespace silentLogger {
  * `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a
  * bound passes, adt-ls's JSON-RPC code for a failed LSP request and
  * `ADT_TOOL_ERROR` for a failed MCP tool.
+ *
+ * Every method also takes {@link CallOptions} (`signal`, `timeoutMs`): inside its `opts`
+ * object where it has one, else as an extra last argument (docs/cancellation.md).
  */
 export interface AdtLsClient {
   /** Repository queries, file operations by repotree URI and the name-to-URI resolver. */

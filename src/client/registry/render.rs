@@ -121,7 +121,7 @@ pub fn split_params(params: &str) -> Vec<&str> {
     out
 }
 
-const CLIENT_DOC: &str = " The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own\n MCP server. Call `dispose()` when done, or hold the client with\n `await using adt = await createAdtLs(...)`.\n\n Every method returns a promise and never throws synchronously. Failures reject with an\n `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` (\"No ABAP destination is connected.\")\n for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after\n `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a\n bound passes, adt-ls's JSON-RPC code for a failed LSP request and\n `ADT_TOOL_ERROR` for a failed MCP tool.\n";
+const CLIENT_DOC: &str = " The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own\n MCP server. Call `dispose()` when done, or hold the client with\n `await using adt = await createAdtLs(...)`.\n\n Every method returns a promise and never throws synchronously. Failures reject with an\n `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` (\"No ABAP destination is connected.\")\n for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after\n `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a\n bound passes, adt-ls's JSON-RPC code for a failed LSP request and\n `ADT_TOOL_ERROR` for a failed MCP tool.\n\n Every method also takes {@link CallOptions} (`signal`, `timeoutMs`): inside its `opts`\n object where it has one, else as an extra last argument (docs/cancellation.md).\n";
 
 /// Members of `AdtLsClient` that are not dispatched methods.
 const CLIENT_TAIL: &[(&str, &str)] = &[
