@@ -367,6 +367,9 @@ test('transport.diffPages: every page until completed, break stops, abort mid-it
   assert.ok(await until(() => arrived(env, `tool:${DIFF_TOOL}`) === base + 2, 10_000), 'the second page is in flight');
   controller.abort('enough');
   assertAbortError(await rejection(iterate), 'enough');
+  // A new iteration on that signal rejects too; nothing is sent.
+  const again = adt.transport.diffPages(TRANSPORT, { pageSize: 2, signal: controller.signal });
+  assertAbortError(await rejection(again.next()), 'enough');
   env.sap.control.setDelay(`tool:${DIFF_TOOL}`, 0);
   assert.equal(seen.length, 1);
   await sleep(200);

@@ -45,6 +45,11 @@ impl CallOptions {
         self.signal.is_none() && self.timeout.is_none() && !self.own_limit
     }
 
+    /// The signal is given and already aborted (the call would reject without sending).
+    pub fn is_aborted(&self, env: &Env) -> bool {
+        self.signal.is_some_and(|s| is_aborted(env, s))
+    }
+
     /// Mark that the call has a limit of its own (see [`CallOptions::own_limit`]).
     pub fn with_own_limit(mut self, limited: bool) -> Self {
         self.own_limit |= limited;

@@ -144,6 +144,16 @@ fn next_page(env: &Env, client: &Client, state: &Rc<RefCell<Iteration>>) -> Resu
             Ok(Json(Some(v)))
         });
     }
+    let opts = it.opts.as_ref().map(|o| o.options(env)).unwrap_or_default();
+    if opts.is_aborted(env) && !it.paging.is_done() {
+        // Aborted (the page in flight may still be being dropped): the AbortError again,
+        // nothing sent.
+        drop(it);
+        let nothing = || async { Ok::<Value, EngineError>(Value::Null) };
+        return cancel::run(env, opts, "transport.diffPages", nothing, |_, v| {
+            Ok(Json(Some(v)))
+        });
+    }
     if it.busy.load(Ordering::Acquire) {
         let e = EngineError::coded(
             codes::INVALID_ARG,
@@ -161,7 +171,6 @@ fn next_page(env: &Env, client: &Client, state: &Rc<RefCell<Iteration>>) -> Resu
         drop(it);
         return done(env);
     };
-    let opts = it.opts.as_ref().map(|o| o.options(env)).unwrap_or_default();
     it.busy.store(true, Ordering::Release);
     let mut guard = PageGuard {
         busy: it.busy.clone(),
