@@ -263,7 +263,7 @@ const mcpReceived = (env) => readTrace(env.traceFile).filter((e) => e.channel ==
 
 test('connected: MCP-backed and multi-step methods stop at the abort', TEST_OPTS, async (t) => {
   tools = recordToolCalls();
-  const env = await connectedClient();
+  const env = await connectedClient({ ADTLS_SIM_REFERENCES_HANG: 'get_relative_name' });
   t.after(async () => {
     tools.stop();
     await env.close();
@@ -308,6 +308,32 @@ test('connected: MCP-backed and multi-step methods stop at the abort', TEST_OPTS
   assert.equal(env.wire.since(before, 'adtLs/fileSystem/readFile').length, 0, 'the step after the abort is never sent');
   const cancels = env.wire.since(before, '$/cancelRequest');
   assert.ok(cancels.length >= 1, '$/cancelRequest for the held step');
+
+  // A mutating multi-step method: lifecycle.update resolves the object, then writes. Aborted
+  // while resolving, the write is never sent.
+  env.sap.control.setDelay('adtLs/repository/getLsUri', 20_000);
+  const write = new AbortController();
+  const beforeWrite = env.wire.mark();
+  const update = adt.lifecycle.update({ ...ZCL_TEST, source: 'never written' }, { signal: write.signal });
+  assert.ok(await until(() => env.wire.since(beforeWrite, 'adtLs/repository/getLsUri')[0], 10_000));
+  write.abort();
+  assertAbortError(await rejection(update), write.signal.reason);
+  env.sap.control.setDelay('adtLs/repository/getLsUri', 0);
+  await sleep(300);
+  assert.equal(env.wire.since(beforeWrite, 'adtLs/fileSystem/writeFile').length, 0, 'the write is never sent');
+
+  // A method with a timeoutMs of its own keeps the reference's message, and now cancels too.
+  const beforeRefs = env.wire.mark();
+  const typedescr = { name: 'CL_ABAP_TYPEDESCR', objectType: 'CLAS/OC' };
+  const hung = await rejection(adt.navigation.findReferences(typedescr, { symbol: 'get_relative_name' }, { timeoutMs: 300 }));
+  assert.equal(hung.code, 'ETIMEDOUT');
+  assert.match(hung.message, /^findReferences timed out after 300ms — /);
+  const refs = env.wire.since(beforeRefs, 'textDocument/references');
+  assert.equal(refs.length, 1);
+  assert.ok(
+    await until(() => env.wire.since(beforeRefs).some((m) => m.method === '$/cancelRequest' && m.params.id === refs[0].id), 5000),
+    '$/cancelRequest for the hung textDocument/references',
+  );
 
   // And the client keeps working.
   assert.match(await adt.source.read(ZCL_TEST), /CLASS/i);
