@@ -388,9 +388,12 @@ export declare class AdtLsMcpClient {
    * End the session: an HTTP `DELETE` on the endpoint when the server gave a session id (bounded
    * by 5 s; 404 and 405 count as done). Session state is cleared first.
    *
+   * An abort or `timeoutMs` stops waiting for the `DELETE` (the session state is cleared
+   * either way).
+   *
    * @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
    */
-  close(): Promise<void>
+  close(opts?: CallOptions): Promise<void>
   /** The `Mcp-Session-Id` the server gave, while connected; `undefined` for a sessionless server. */
   get sessionId(): string | undefined
   /** The negotiated MCP protocol version (`2025-06-18` or `2025-03-26`) while connected. */

@@ -33,6 +33,7 @@ await mcp.connect(opts);
 await mcp.listTools(opts);
 await mcp.callTool('abap_list_destinations', {}, opts);
 await mcp.request('ping', undefined, opts);
+await mcp.close(opts);
 const pages = adt.transport.diffPages('A4HK900101');
 const first = await pages.next();
 await pages.return?.();

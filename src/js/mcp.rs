@@ -390,11 +390,19 @@ impl AdtLsMcpClient {
     /// End the session: an HTTP `DELETE` on the endpoint when the server gave a session id (bounded
     /// by 5 s; 404 and 405 count as done). Session state is cleared first.
     ///
+    /// An abort or `timeoutMs` stops waiting for the `DELETE` (the session state is cleared
+    /// either way).
+    ///
     /// @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
-    #[napi(ts_return_type = "Promise<void>")]
-    pub fn close(&self, env: Env) -> Result<Settling<()>> {
+    #[napi(ts_args_type = "opts?: CallOptions", ts_return_type = "Promise<void>")]
+    pub fn close(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<()>> {
+        let call = match cancel::read_arg(&env, opts, "opts") {
+            Ok(c) => c,
+            Err(e) => return rejected(&env, e),
+        };
         let c = self.inner.clone();
-        coded(&env, async move { c.close().await }, |_, ()| Ok(()))
+        let start = move || async move { c.close().await };
+        cancel::run(&env, call, "adt-ls MCP close", start, |_, ()| Ok(()))
     }
 
     /// The `Mcp-Session-Id` the server gave, while connected; `undefined` for a sessionless server.
