@@ -242,17 +242,19 @@ where
         None => None,
     };
     let finish = move |env: &Env, ending: Ending<T>| {
-        let reason = signal.as_ref().and_then(|s| reason_of(env, s));
         if let (Some(s), Some(l)) = (signal.as_ref(), listener.as_ref()) {
             unlisten(env, s, l);
         }
-        let frames = caller.frames(env);
+        // The caller's frames are formatted only for a rejection.
         let settled = match ending {
             Ending::Done(Ok(value)) => {
                 map(env, value).and_then(|v| unsafe { R::to_napi_value(env.raw(), v) })
             }
-            Ending::Done(Err(e)) => Err(js_error_at(env, &e, frames.as_deref())),
-            Ending::Aborted => Err(abort_error(env, reason, frames.as_deref())),
+            Ending::Done(Err(e)) => Err(js_error_at(env, &e, caller.frames(env).as_deref())),
+            Ending::Aborted => {
+                let reason = signal.as_ref().and_then(|s| reason_of(env, s));
+                Err(abort_error(env, reason, caller.frames(env).as_deref()))
+            }
         };
         caller.release(env);
         if let Some(s) = signal {
