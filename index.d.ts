@@ -99,6 +99,28 @@ export interface InteractiveCallbacks {
   user?: string
 }
 
+/**
+ * Cancellation of one call (docs/cancellation.md). Every client method takes these: inside
+ * its trailing `opts` object when it has one, otherwise as an extra trailing argument; so do
+ * {@link AdtLsDriver.sendRequest} and the {@link AdtLsMcpClient} calls.
+ */
+export interface CallOptions {
+  /**
+   * Abort the call: the promise rejects at once with an `AbortError` (`code` `ABORT_ERR`,
+   * `cause` the signal's `reason`); a request in flight is cancelled on the wire
+   * (`$/cancelRequest` on LSP, `notifications/cancelled` on MCP) and nothing after it is sent.
+   * An already-aborted signal rejects without sending anything. What a mutating call already
+   * did on the server is not undone.
+   */
+  signal?: AbortSignal
+  /**
+   * Give up after this many milliseconds (finite, > 0, <= 2^31-1): rejects with `ETIMEDOUT`
+   * and cancels on the wire as an abort does. On methods whose options already had a
+   * `timeoutMs`, that limit keeps its meaning.
+   */
+  timeoutMs?: number
+}
+
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
   /** The tool name to pass to `raw.tool`, e.g. `abap_list_destinations`. */
@@ -259,13 +281,15 @@ export declare class AdtLsDriver {
    * and an absent one is sent as `[null]` (so `sendRequest('adtLs/destinations/ensureLoggedOn', 'A4H')`
    * sends `["A4H"]`).
    *
-   * @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call
+   * @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call (with it,
+   * the request is cancelled with `$/cancelRequest` when the limit passes); `signal` aborts
+   * it (docs/cancellation.md)
    * @throws rejects with `AdtLsDriver not started` before `start()` or after `dispose()`
    * @throws rejects with adt-ls's own error: its `message` verbatim, its numeric `code` and `data`
    * @throws rejects with code `ETIMEDOUT` after the timeout, and with code `ERR_ADT_LS_EXITED`
    * (`adt-ls exited (code <c>) while <method> was pending.` plus its last output) when adt-ls dies
    */
-  sendRequest<T = unknown>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>
+  sendRequest<T = unknown>(method: string, params?: unknown, opts?: CallOptions): Promise<T>
   /**
    * Send an LSP notification (e.g. `textDocument/didOpen`); params are encoded as for
    * `sendRequest`. Resolves once written, in call order with requests.
@@ -333,7 +357,7 @@ export declare class AdtLsMcpClient {
    * @throws rejects with `Unsupported MCP protocol version: <v>`, an HTTP error
    * (`adt-ls MCP initialize failed: HTTP <status>`) or a transport error
    */
-  connect(): Promise<void>
+  connect(opts?: CallOptions): Promise<void>
   /**
    * Every tool the server offers: `tools/list`, following `nextCursor` through all pages. The
    * descriptors come back verbatim (unknown fields kept). A read-only call, so it is retried once
@@ -342,29 +366,34 @@ export declare class AdtLsMcpClient {
    * @throws rejects with `adt-ls MCP tools/list: missing or invalid tools`, `... invalid nextCursor`
    * or `... repeated pagination cursor` for a malformed answer
    */
-  listTools(): Promise<McpTool[]>
+  listTools(opts?: CallOptions): Promise<McpTool[]>
   /**
    * Call a tool: `tools/call {name, arguments}`. Resolves with the `CallToolResult` untouched; a
    * tool-level failure (`isError: true`) is a result, not a rejection (see {@link parseFederated}).
    *
-   * @param opts - `timeoutMs` overrides the client's timeout for this call
+   * @param opts - `timeoutMs` overrides the client's timeout for this call; `signal` aborts it.
+   * An aborted or timed-out call sends `notifications/cancelled` with its request id; what the
+   * tool already did on the server stays done (docs/cancellation.md)
    * @throws rejects with `adt-ls MCP tools/call error (<code>): <message>` for a JSON-RPC error (an
    * unknown tool, bad arguments), and with transport or protocol errors; never re-sent
    */
-  callTool(name: string, args?: Record<string, unknown>, opts?: { timeoutMs?: number }): Promise<unknown>
+  callTool(name: string, args?: Record<string, unknown>, opts?: CallOptions): Promise<unknown>
   /**
    * Send any other MCP request (e.g. `ping`) and resolve with its `result` object.
    *
    * @throws rejects as {@link AdtLsMcpClient.callTool} does
    */
-  request(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<unknown>
+  request(method: string, params?: unknown, opts?: CallOptions): Promise<unknown>
   /**
    * End the session: an HTTP `DELETE` on the endpoint when the server gave a session id (bounded
    * by 5 s; 404 and 405 count as done). Session state is cleared first.
    *
+   * An abort or `timeoutMs` stops waiting for the `DELETE` (the session state is cleared
+   * either way).
+   *
    * @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
    */
-  close(): Promise<void>
+  close(opts?: CallOptions): Promise<void>
   /** The `Mcp-Session-Id` the server gave, while connected; `undefined` for a sessionless server. */
   get sessionId(): string | undefined
   /** The negotiated MCP protocol version (`2025-06-18` or `2025-03-26`) while connected. */
@@ -1911,6 +1940,9 @@ export declare namespace silentLogger {
  * `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a
  * bound passes, adt-ls's JSON-RPC code for a failed LSP request and
  * `ADT_TOOL_ERROR` for a failed MCP tool.
+ *
+ * Every method also takes {@link CallOptions} (`signal`, `timeoutMs`): inside its `opts`
+ * object where it has one, else as an extra last argument (docs/cancellation.md).
  */
 export interface AdtLsClient {
   /** Repository queries, file operations by repotree URI and the name-to-URI resolver. */
@@ -1943,17 +1975,17 @@ export interface AdtLsClient {
    * The LSP capabilities adt-ls announced (a copy) and the tools of its MCP server
    * (freshly listed with `tools/list`). Rejects when the MCP server cannot be reached.
    */
-  capabilities(): Promise<AdtLsCapabilities>
+  capabilities(options?: CallOptions): Promise<AdtLsCapabilities>
   /**
    * The ABAP destinations adt-ls knows (MCP tool `abap_list_destinations`, unwrapped);
    * works without a connected destination.
    */
-  listDestinations(): Promise<AdtLsDestination[]>
+  listDestinations(options?: CallOptions): Promise<AdtLsDestination[]>
   /**
    * Log on to SAP again now; `true` when the session is live afterwards (`false` in
    * foundation mode). Dead sessions are also healed automatically.
    */
-  reconnect(): Promise<boolean>
+  reconnect(options?: CallOptions): Promise<boolean>
   /** Connection and liveness snapshot (synchronous). */
   health(): HealthInfo
   /**
@@ -1974,56 +2006,56 @@ export interface Lifecycle {
    * Resolve `{name, objectType}` to the repotree AFF URI (quickSearch, then
    * `adtLs/repository/getLsUri`). Rejects when the object is not found.
    */
-  resolveAffUri(ref: ObjectRef): Promise<string>
+  resolveAffUri(ref: ObjectRef, options?: CallOptions): Promise<string>
   /**
    * Create an object with the MCP tool `abap_creation-create_object`.
    * `transportRequestNumber` is `''` for `$TMP` / local packages. Rejects with the tool's
    * message when it reports an error.
    */
-  create(args: { objectType: string; name: string; packageName: string; description: string; transportRequestNumber?: string; additionalFields?: Record<string, unknown> }): Promise<CreateResult>
+  create(args: { objectType: string; name: string; packageName: string; description: string; transportRequestNumber?: string; additionalFields?: Record<string, unknown> }, options?: CallOptions): Promise<CreateResult>
   /**
    * Update an object's source (optionally one include) with `adtLs/fileSystem/writeFile`;
    * a dead session is logged on again and the write retried.
    */
-  update(args: ObjectRef & { source: string; include?: string }): Promise<void>
+  update(args: ObjectRef & { source: string; include?: string }, options?: CallOptions): Promise<void>
   /**
    * Activate with the native `adtLs/activation/activate` (per-phase flags, refreshed URIs,
    * optional `forceActivation`). Resolves `success: false` with the LSP `diagnostics` per
    * file when the check fails; rejects when the request itself fails.
    */
-  activate(args: ObjectRef & { forceActivation?: boolean }): Promise<ActivateResult>
+  activate(args: ObjectRef & { forceActivation?: boolean }, options?: CallOptions): Promise<ActivateResult>
   /**
    * Run the object's ABAP Unit tests with the MCP tool `abap_run_unit_tests`. Rejects with
    * the tool's message when it reports an error.
    */
-  runUnitTests(args: ObjectRef): Promise<unknown>
+  runUnitTests(args: ObjectRef, options?: CallOptions): Promise<unknown>
   /** Delete the object (its `.json` metadata) with `adtLs/fileSystem/delete`. */
-  delete(args: ObjectRef): Promise<void>
+  delete(args: ObjectRef, options?: CallOptions): Promise<void>
   /**
    * Run a RAP generator (MCP tool `abap_generators-generate_objects`): a full object set
    * (table, CDS, BDEF, SRVD, SRVB). Rejects with the tool's message on an error result.
    */
-  generate(args: { generatorId: string; content: string; packageName: string; transportRequestNumber?: string; referencedObjectType?: string; referencedObjectName?: string }): Promise<GeneratorResult>
+  generate(args: { generatorId: string; content: string; packageName: string; transportRequestNumber?: string; referencedObjectType?: string; referencedObjectName?: string }, options?: CallOptions): Promise<GeneratorResult>
   /**
    * Validate creation input before `create` (MCP tool `abap_creation-run_validation`;
    * a read-only verdict).
    */
-  validate(args: { objectType: string; name: string; packageName: string; description: string; additionalFields?: Record<string, unknown> }): Promise<ValidationResult>
+  validate(args: { objectType: string; name: string; packageName: string; description: string; additionalFields?: Record<string, unknown> }, options?: CallOptions): Promise<ValidationResult>
   /**
    * List the object types creatable on this system (MCP tool
    * `abap_creation-get_all_creatable_objects`).
    */
-  listCreatableObjects(): Promise<CreatableObjects>
+  listCreatableObjects(options?: CallOptions): Promise<CreatableObjects>
   /**
    * Creation details (the flat MCP field list) for one object type, e.g. `"CLAS/OC"` (MCP
    * tool `abap_creation-get_object_type_details`).
    */
-  getObjectTypeDetails(objectType: string, opts?: { name?: string }): Promise<ObjectTypeDetails>
+  getObjectTypeDetails(objectType: string, opts?: { name?: string } & CallOptions): Promise<ObjectTypeDetails>
   /**
    * The full creation form: each field's value-help types, name pattern, label and
    * required flag, from the native UI model (`adtLs/objectCreation/getCreationUiModelAndContent`).
    */
-  getCreationForm(objectType: string, opts?: { name?: string }): Promise<{
+  getCreationForm(objectType: string, opts?: { name?: string } & CallOptions): Promise<{
     /** The object type asked for, e.g. `CLAS/OC`. */
     objectType: string
     /** The form's fields. */
@@ -2033,12 +2065,12 @@ export interface Lifecycle {
    * List the available RAP generators (MCP tool `abap_generators-list_generators`); feed an
    * id to `generate` / `getGeneratorSchema`.
    */
-  listGenerators(): Promise<GeneratorList>
+  listGenerators(options?: CallOptions): Promise<GeneratorList>
   /**
    * The JSON input schema a generator's `content` must satisfy (MCP tool
    * `abap_generators-get_schema`).
    */
-  getGeneratorSchema(generatorId: string, opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string }): Promise<GeneratorSchema>
+  getGeneratorSchema(generatorId: string, opts?: { packageName?: string; referencedObjectType?: string; referencedObjectName?: string } & CallOptions): Promise<GeneratorSchema>
 }
 
 /**
@@ -2048,46 +2080,46 @@ export interface Lifecycle {
  */
 export interface Navigation {
   /** The object's outline: `textDocument/documentSymbol` (kinds, ranges, children). */
-  documentSymbols(ref: ObjectRef): Promise<DocumentSymbol[] | SymbolInformation[] | null>
+  documentSymbols(ref: ObjectRef, options?: CallOptions): Promise<DocumentSymbol[] | SymbolInformation[] | null>
   /** ABAP syntax check without activating: pull diagnostics (`textDocument/diagnostic`). */
-  checkSyntax(ref: ObjectRef): Promise<FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport>
+  checkSyntax(ref: ObjectRef, options?: CallOptions): Promise<FullDocumentDiagnosticReport | UnchangedDocumentDiagnosticReport>
   /**
    * Go to a symbol's definition (the implementation): `textDocument/definition`. Rejects
    * when the locator's symbol is not in the source.
    */
-  goToDefinition(ref: ObjectRef, locator: Locator): Promise<Location | Location[] | LocationLink[] | null>
+  goToDefinition(ref: ObjectRef, locator: Locator, options?: CallOptions): Promise<Location | Location[] | LocationLink[] | null>
   /** Go to a symbol's declaration (the signature): `textDocument/declaration`. */
-  goToDeclaration(ref: ObjectRef, locator: Locator): Promise<Location | Location[] | LocationLink[] | null>
+  goToDeclaration(ref: ObjectRef, locator: Locator, options?: CallOptions): Promise<Location | Location[] | LocationLink[] | null>
   /**
    * Hover information (ABAP signature and ABAP Doc, or CDS element information):
    * `textDocument/hover` after priming adt-ls's token cache.
    */
-  hover(ref: ObjectRef, locator: Locator): Promise<Hover | null>
+  hover(ref: ObjectRef, locator: Locator, options?: CallOptions): Promise<Hover | null>
   /**
    * Read, write and text occurrences of the symbol in the document
    * (`textDocument/documentHighlight`).
    */
-  documentHighlight(ref: ObjectRef, locator: Locator): Promise<DocumentHighlight[] | null>
+  documentHighlight(ref: ObjectRef, locator: Locator, options?: CallOptions): Promise<DocumentHighlight[] | null>
   /**
    * Where-used (`textDocument/references`), raced against `timeoutMs` (heavily used globals
    * can take long); rejects when the limit passes.
    */
-  findReferences(ref: ObjectRef, locator: Locator, opts?: { includeDeclaration?: boolean; timeoutMs?: number }): Promise<Location[] | null>
+  findReferences(ref: ObjectRef, locator: Locator, opts?: { includeDeclaration?: boolean; timeoutMs?: number } & CallOptions): Promise<Location[] | null>
   /**
    * The inheritance / implementation tree: `textDocument/prepareTypeHierarchy`, then
    * `typeHierarchy/supertypes` and / or `typeHierarchy/subtypes` (default both).
    */
-  typeHierarchy(ref: ObjectRef, locator: Locator, opts?: { direction?: 'supertypes' | 'subtypes' | 'both' }): Promise<TypeHierarchyResult>
+  typeHierarchy(ref: ObjectRef, locator: Locator, opts?: { direction?: 'supertypes' | 'subtypes' | 'both' } & CallOptions): Promise<TypeHierarchyResult>
   /**
    * Code completion at a position (`textDocument/completion`, capped at `maxItems`); with
    * `resolve`, items are enriched with `completionItem/resolve` (signatures, ABAP Doc).
    */
-  completion(ref: ObjectRef, locator: Locator, opts?: { maxItems?: number; resolve?: boolean; resolveLimit?: number }): Promise<CompletionResult>
+  completion(ref: ObjectRef, locator: Locator, opts?: { maxItems?: number; resolve?: boolean; resolveLimit?: number } & CallOptions): Promise<CompletionResult>
   /**
    * Format the whole document with the ABAP pretty printer (`textDocument/formatting`):
    * the formatted source plus the raw LSP edits.
    */
-  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean }): Promise<{
+  format(ref: ObjectRef, opts?: { tabSize?: number; insertSpaces?: boolean } & CallOptions): Promise<{
     /** The whole formatted source. */
     formatted: string
     /** adt-ls's LSP edits that turn the current source into `formatted`. */
@@ -2097,7 +2129,7 @@ export interface Navigation {
    * Semantic tokens for the object (`textDocument/semanticTokens/full`), decoded to
    * absolute, name-resolved tokens with the server's legend.
    */
-  semanticTokens(ref: ObjectRef): Promise<{
+  semanticTokens(ref: ObjectRef, options?: CallOptions): Promise<{
     /** The server's legend the tokens were decoded with. */
     legend: SemanticTokensLegend
     /** The tokens in document order. */
@@ -2111,29 +2143,29 @@ export interface Quality {
    * List the ATC check variants in the object's context (`adtLs/atc/getCheckVariants`; a
    * blank `query` asks for `*`).
    */
-  listAtcVariants(ref: ObjectRef, opts?: { query?: string }): Promise<unknown>
+  listAtcVariants(ref: ObjectRef, opts?: { query?: string } & CallOptions): Promise<unknown>
   /**
    * Run ABAP Test Cockpit static analysis (`adtLs/atc/runCheck`; empty `checkVariant` =
    * system default). Report only; rejects when `timeoutMs` (default 60 000) passes.
    */
-  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number }): Promise<AtcRunResult>
+  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number } & CallOptions): Promise<AtcRunResult>
   /**
    * Run ABAP Unit with code coverage (`adtLs/abapUnit/runTests`, then
    * `adtLs/coverage/getCoverage`) -> `{ status, result, coverage }`. Rejects when
    * `timeoutMs` (default 120 000) passes.
    */
-  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number }): Promise<UnitTestsWithCoverage>
+  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number } & CallOptions): Promise<UnitTestsWithCoverage>
 }
 
 /** Escape hatches: any LSP request, any tool of adt-ls's MCP server. */
 export interface Raw {
   /** Any LSP or `adtLs/*` request, with the re-logon wrapper; resolves the raw result. */
-  lsp<T = unknown>(method: string, params?: unknown): Promise<T>
+  lsp<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>
   /**
    * Call a tool of adt-ls's own MCP server (e.g. a backend-dynamic tool); resolves the MCP
    * `CallToolResult` untouched (`isError` results included; unwrap with `parseFederated`).
    */
-  tool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>
+  tool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>
 }
 
 /** Repository queries, file operations by repotree URI and the name-to-URI resolver. */
@@ -2144,34 +2176,34 @@ export interface Repository {
    * cold-index window; an empty result on a dead session logs on again and retries once.
    * Rejects with "No ABAP destination is connected." without a destination.
    */
-  search(pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean }): Promise<QuickSearchResult>
+  search(pattern: string, opts?: { maxResults?: number; types?: string[]; cold?: boolean } & CallOptions): Promise<QuickSearchResult>
   /**
    * List the user master records visible to the logged-on user
    * (`adtLs/repository/getUsers`). Rejects without a destination.
    */
-  getUsers(): Promise<UserRef[]>
+  getUsers(options?: CallOptions): Promise<UserRef[]>
   /**
    * Resolve an ADT object path (e.g. `/sap/bc/adt/oo/classes/zcl_x`) to the repotree AFF URI
    * the file operations use (`adtLs/repository/getLsUri`). Rejects when adt-ls returns no URI.
    */
-  getLsUri(adtUri: string): Promise<string>
+  getLsUri(adtUri: string, options?: CallOptions): Promise<string>
   /** Read an AFF file's content by repotree URI (`adtLs/fileSystem/readFile`; `''` when empty). */
-  readFile(uri: string): Promise<string>
+  readFile(uri: string, options?: CallOptions): Promise<string>
   /**
    * Write an AFF file (plain multi-line source) by repotree URI
    * (`adtLs/fileSystem/writeFile`); resolves adt-ls's raw answer.
    */
-  writeFile(uri: string, content: string): Promise<unknown>
+  writeFile(uri: string, content: string, options?: CallOptions): Promise<unknown>
   /**
    * Delete by AFF URI (use the `.json` metadata URI for objects) with
    * `adtLs/fileSystem/delete`; resolves adt-ls's raw answer.
    */
-  delete(uri: string): Promise<unknown>
+  delete(uri: string, options?: CallOptions): Promise<unknown>
   /**
    * List the inactive (draft) objects on the connected destination
    * (`adtLs/activation/getInactiveObjects`). Rejects without a destination.
    */
-  listInactive(): Promise<unknown[]>
+  listInactive(options?: CallOptions): Promise<unknown[]>
 }
 
 /**
@@ -2183,7 +2215,7 @@ export interface Services {
    * Run an executable object (classrun, program) and return its console output
    * (`adtLs/run/runApplication`).
    */
-  runApplication(ref: ObjectRef): Promise<{
+  runApplication(ref: ObjectRef, options?: CallOptions): Promise<{
     /** Everything the application wrote to its console. */
     output: string
   }>
@@ -2191,21 +2223,21 @@ export interface Services {
    * A service binding's details: binding type, OData version, services
    * (`adtLs/businessservice/srvb/getServiceBindingDetails`).
    */
-  serviceBindingDetails(ref: ObjectRef): Promise<ServiceBindingDetails>
+  serviceBindingDetails(ref: ObjectRef, options?: CallOptions): Promise<ServiceBindingDetails>
   /**
    * Publish (or unpublish) a service binding: mutating
    * (`adtLs/businessservice/srvb/publishandUnpublishAction`).
    */
-  publishServiceBinding(ref: ObjectRef): Promise<PublishServiceBindingResult>
+  publishServiceBinding(ref: ObjectRef, options?: CallOptions): Promise<PublishServiceBindingResult>
   /** The OData services a binding exposes (MCP tool `abap_business_services-fetch_services`). */
-  listServices(ref: ObjectRef): Promise<ServiceBindingServices>
+  listServices(ref: ObjectRef, options?: CallOptions): Promise<ServiceBindingServices>
   /**
    * Live OData service information, the service URL and entity sets, for one service of a
    * binding (default the first): `fetch_services`, then `fetch_service_information`.
    * Rejects for an unknown service name (listing the binding's services) and for an
    * unpublished V4 binding.
    */
-  getServiceInfo(ref: ObjectRef, opts?: { service?: string }): Promise<ServiceInfo>
+  getServiceInfo(ref: ObjectRef, opts?: { service?: string } & CallOptions): Promise<ServiceInfo>
 }
 
 /** Read object source by name. */
@@ -2215,21 +2247,21 @@ export interface Source {
    * resolves the AFF URI, then `adtLs/fileSystem/readFile`. Rejects for object types adt-ls
    * headless does not serve, and without a destination.
    */
-  read(args: ObjectRef & { include?: string }): Promise<string>
+  read(args: ObjectRef & { include?: string }, options?: CallOptions): Promise<string>
 }
 
 /** CTS transport and lock operations. */
 export interface Transport {
   /** Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`). */
-  find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }): Promise<TransportInfo>
+  find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }, options?: CallOptions): Promise<TransportInfo>
   /**
    * Create a CTS transport request (MCP tool `abap_transport-create`). Rejects for local
    * `$` packages before calling adt-ls. `objectName` and `objectType` are optional as in
    * 0.5.0's declaration, but adt-ls 1.1.2's tool requires them: omitting them fails there.
    */
-  create(args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName?: string; objectType?: string }): Promise<TransportCreated>
+  create(args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName?: string; objectType?: string }, options?: CallOptions): Promise<TransportCreated>
   /** Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`). */
-  assign(args: ObjectRef & { transport: string }): Promise<{
+  assign(args: ObjectRef & { transport: string }, options?: CallOptions): Promise<{
     /** adt-ls confirmed the assignment. */
     assigned: boolean
     /** The object's name, as passed. */
@@ -2243,15 +2275,15 @@ export interface Transport {
    * Your modifiable transports (`adtLs/cts/transport/searchTransports`), filtered by
    * `query` and capped at `limit`.
    */
-  list(opts?: { limit?: number; query?: string }): Promise<TransportList>
+  list(opts?: { limit?: number; query?: string } & CallOptions): Promise<TransportList>
   /**
    * The transport decision: does this operation need a transport, which are assignable, is
    * the object locked (`adtLs/cts/transport/checkTransportForObjectLock`; `operation`
    * defaults to MODIFY).
    */
-  check(args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }): Promise<TransportCheck>
+  check(args: ObjectRef & { operation?: 'CREATE' | 'MODIFY' | 'DELETE'; transportLayer?: string; recordChanges?: boolean }, options?: CallOptions): Promise<TransportCheck>
   /** An object's lock status (`adtLs/fileSystem/getFileLockStatus`). */
-  getLockStatus(args: ObjectRef): Promise<{
+  getLockStatus(args: ObjectRef, options?: CallOptions): Promise<{
     /** The system supports locking this object (`false` when adt-ls does not say). */
     lockingSupported: boolean
     /** The lock handle; `null` when the object is not locked. */
@@ -2262,5 +2294,12 @@ export interface Transport {
    * pass `nextCursor` back until `batchInfo.status` is `completed`. Rejects for a blank
    * transport number or a `pageSize` outside 1..40.
    */
-  getDiff(transportNumber: string, opts?: { cursor?: string; pageSize?: number }): Promise<TransportDiffPage>
+  getDiff(transportNumber: string, opts?: { cursor?: string; pageSize?: number } & CallOptions): Promise<TransportDiffPage>
+  /**
+   * Every page of a transport's unified diff, as an async iterator (`for await`): calls
+   * `getDiff` with each page's `nextCursor` until `batchInfo.status` is `completed`. `signal`
+   * aborts the page in flight (the iteration rejects with an `AbortError`), `timeoutMs`
+   * bounds each page; `break` stops cleanly (no further page is asked for).
+   */
+  diffPages(transportNumber: string, opts?: { cursor?: string; pageSize?: number } & CallOptions): AsyncIterableIterator<TransportDiffPage>
 }

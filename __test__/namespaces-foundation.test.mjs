@@ -54,6 +54,8 @@ const CALLS = {
   'transport.check': (c) => c.transport.check(ZCL_TEST),
   'transport.getLockStatus': (c) => c.transport.getLockStatus(ZCL_TEST),
   'transport.getDiff': (c) => c.transport.getDiff('A4HK900101'),
+  // An async iterator: its first page is the call that rejects.
+  'transport.diffPages': (c) => c.transport.diffPages('A4HK900101').next(),
 };
 
 let client;

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { AdtLsDriver, basic, createAdtLs, resolveAdtLsPath } from '../index.js';
+import { AdtLsDriver, AdtLsMcpClient, basic, createAdtLs, resolveAdtLsPath } from '../index.js';
 import { ROOT, until } from './helpers.mjs';
 import { declarationProgram } from './support/declarations.mjs';
 import { captureLogs } from './fixtures/client/support.mjs';
@@ -39,6 +39,7 @@ const CASES = {
   AdtLsDriverOptions: ['opts', () => new AdtLsDriver('/adt-ls', { [UNKNOWN]: 1, dataDir: 5 })],
   ClientInfo: ['opts.clientInfo', () => new AdtLsDriver('/adt-ls', { clientInfo: { [UNKNOWN]: 1, name: 5 } })],
   DiscoverOptions: ['opts', () => resolveAdtLsPath({ [UNKNOWN]: 1, explicitPath: 5 })],
+  CallOptions: ['opts', () => new AdtLsMcpClient('http://127.0.0.1:9/mcp', 'tok-12345678').listTools({ [UNKNOWN]: 1, timeoutMs: 0 })],
 };
 
 let logs;

@@ -174,6 +174,14 @@ const ASYNCHRONOUS = [
   ['callTool', () => mcpClient().callTool('t', {}, { timeoutMs: -1 }), 'opts.timeoutMs'],
   ['request', () => mcpClient().request(5), 'method'],
   ['request', () => mcpClient().request('ping', undefined, 'fast'), 'opts'],
+  ['request', () => mcpClient().request('ping', undefined, { signal: {} }), 'opts.signal'],
+  ['sendRequest', () => new AdtLsDriver('/adt-ls').sendRequest('m', {}, { signal: 'stop' }), 'opts.signal'],
+  ['callTool', () => mcpClient().callTool('t', {}, { signal: new EventTarget() }), 'opts.signal'],
+  ['connect', () => mcpClient().connect(5), 'opts'],
+  ['connect', () => mcpClient().connect({ signal: true }), 'opts.signal'],
+  ['listTools', () => mcpClient().listTools({ timeoutMs: 0 }), 'opts.timeoutMs'],
+  ['close', () => mcpClient().close({ signal: 'now' }), 'opts.signal'],
+  ['listTools', () => mcpClient().listTools({ timeoutMs: 'soon' }), 'opts.timeoutMs'],
   ['runCli', () => lib.runCli(), 'argv'],
   ['runCli', () => lib.runCli('doctor'), 'argv'],
   ['runCli', () => lib.runCli(['doctor', 5]), 'argv[1]'],
@@ -214,8 +222,8 @@ test('every function export and every argument-taking class method is covered by
     for (const name of Object.getOwnPropertyNames(cls.prototype)) {
       const d = Object.getOwnPropertyDescriptor(cls.prototype, name);
       if (name === 'constructor' || typeof d.value !== 'function') continue;
-      // Methods without parameters (connect, listTools, close, dispose) have nothing to check.
-      if (['connect', 'listTools', 'close', 'dispose'].includes(name)) continue;
+      // Methods without parameters (dispose) have nothing to check.
+      if (name === 'dispose') continue;
       assert.ok(covered.has(name), `no case for ${cls.name}.prototype.${name}`);
     }
   }
@@ -260,7 +268,10 @@ function clientMethods(c) {
     if (typeof value === 'function') {
       if (!['dispose', 'health'].includes(key)) out.push([key, value]);
     } else if (value && typeof value === 'object') {
-      for (const [name, fn] of Object.entries(value)) if (typeof fn === 'function') out.push([`${key}.${name}`, fn]);
+      for (const [name, fn] of Object.entries(value)) {
+        // diffPages returns an iterator, not a promise: its own test below.
+        if (typeof fn === 'function' && `${key}.${name}` !== 'transport.diffPages') out.push([`${key}.${name}`, fn]);
+      }
     }
   }
   return out;
@@ -322,6 +333,34 @@ test('client option mistakes from the issue: wrong types and out-of-range number
   assert.equal(search.message, "opts.types must be an array of ADT type codes such as ['CLAS/OC'], received type string ('CLAS/OC')");
 });
 
+test('call options (signal, timeoutMs): wrong types and out-of-range numbers, in opts or trailing', async () => {
+  const ref = { name: 'CL_ABAP_TYPEDESCR', objectType: 'CLAS/OC' };
+  for (const [label, call, path] of [
+    ['search signal', () => client.repository.search('Z*', { signal: {} }), 'opts.signal'],
+    ['search timeoutMs', () => client.repository.search('Z*', { timeoutMs: -5 }), 'opts.timeoutMs'],
+    ['search timeoutMs type', () => client.repository.search('Z*', { timeoutMs: '5' }), 'opts.timeoutMs'],
+    ['source.read options', () => client.source.read(ref, 'fast'), 'options'],
+    ['source.read signal', () => client.source.read(ref, { signal: 1 }), 'options.signal'],
+    ['capabilities timeoutMs', () => client.capabilities({ timeoutMs: 2 ** 31 }), 'options.timeoutMs'],
+    ['raw.lsp timeoutMs', () => client.raw.lsp('m', undefined, { timeoutMs: Number.NaN }), 'options.timeoutMs'],
+    ['findReferences timeoutMs', () => client.navigation.findReferences(ref, { symbol: 'x' }, { timeoutMs: 0 }), 'opts.timeoutMs'],
+  ]) {
+    assertArgumentError(await rejectionOf(call, label), path, label);
+  }
+  const signal = await rejectionOf(() => client.source.read(ref, { signal: { aborted: false } }), 'signal');
+  assert.equal(signal.message, 'options.signal must be an instance of AbortSignal, received an instance of Object');
+  // diffPages never throws: a bad argument rejects its first next().
+  let pages;
+  assert.doesNotThrow(() => {
+    pages = client.transport.diffPages('A4HK900101', { signal: 'x', pageSize: 2 });
+  });
+  assertArgumentError(await rejectionOf(() => pages.next(), 'diffPages'), 'opts.signal', 'diffPages');
+  pages = client.transport.diffPages('A4HK900101', { timeoutMs: -1 });
+  assertArgumentError(await rejectionOf(() => pages.next(), 'diffPages'), 'opts.timeoutMs', 'diffPages');
+  pages = client.transport.diffPages('A4HK900101', 'opts');
+  assertArgumentError(await rejectionOf(() => pages.next(), 'diffPages'), 'opts', 'diffPages');
+});
+
 test('unknown option keys are warnings with the closest key, never failures', async () => {
   const warnings = () => logs.of('warn');
   const before = warnings().length;
@@ -345,6 +384,11 @@ test('unknown option keys are warnings with the closest key, never failures', as
   const listed = await client.transport.list({ limt: 5 });
   assert.notEqual(listed, undefined);
   assert.ok(warnings().includes('unknown option opts.limt — did you mean opts.limit? (ignored)'), warnings().join('\n'));
+  // The call options are known keys everywhere (no warning).
+  const quiet = warnings().length;
+  await client.repository.search('CL_ABAP_TYPEDESCR', { maxResults: 1, signal: new AbortController().signal, timeoutMs: 30_000 });
+  await client.listDestinations({ signal: new AbortController().signal, timeoutMs: 30_000 });
+  assert.equal(warnings().length, quiet, warnings().slice(quiet).join('\n'));
   // Nothing near: the known keys are listed.
   await rejectionOf(() => createAdtLs({ connection: { ...connection, zzzzzz: 1, systemUrl: 5 }, auth: auth() }), 'createAdtLs');
   assert.ok(warnings().some((w) => w.startsWith('unknown option connection.zzzzzz (ignored; known: systemUrl, ')), warnings().join('\n'));

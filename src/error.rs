@@ -53,6 +53,8 @@ pub mod codes {
     pub const TOOL_ERROR: &str = "ADT_TOOL_ERROR";
     /// A bounded wait ran out.
     pub const TIMEOUT: &str = "ETIMEDOUT";
+    /// The caller's `AbortSignal` aborted the call (Node's own code for `AbortError`).
+    pub const ABORTED: &str = "ABORT_ERR";
     /// The driver or client was disposed while the call was pending.
     pub const DISPOSED: &str = "ERR_DISPOSED";
     /// adt-ls exited or the pipe closed while the call was pending.

@@ -53,8 +53,11 @@ pub const DRIVER: &[&str] = &[
 pub const TRACE: &[&str] = &["file"];
 /// `clientInfo` of a driver or MCP client.
 pub const CLIENT_INFO: &[&str] = &["name", "version"];
-/// `{ timeoutMs }` of `sendRequest`, `callTool`, `request`.
-pub const REQUEST: &[&str] = &["timeoutMs"];
+/// `{ timeoutMs, signal }` of `sendRequest`, `callTool`, `request`.
+pub const REQUEST: &[&str] = &["timeoutMs", "signal"];
+/// `CallOptions`: the trailing `{ signal, timeoutMs }` of a client method without options of
+/// its own (docs/cancellation.md); also accepted inside every method's `opts`.
+pub const CALL: &[&str] = &["signal", "timeoutMs"];
 /// `resolveAdtLsPath(opts)`.
 pub const DISCOVER: &[&str] = &[
     "explicitPath",

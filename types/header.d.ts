@@ -99,6 +99,28 @@ export interface InteractiveCallbacks {
   user?: string
 }
 
+/**
+ * Cancellation of one call (docs/cancellation.md). Every client method takes these: inside
+ * its trailing `opts` object when it has one, otherwise as an extra trailing argument; so do
+ * {@link AdtLsDriver.sendRequest} and the {@link AdtLsMcpClient} calls.
+ */
+export interface CallOptions {
+  /**
+   * Abort the call: the promise rejects at once with an `AbortError` (`code` `ABORT_ERR`,
+   * `cause` the signal's `reason`); a request in flight is cancelled on the wire
+   * (`$/cancelRequest` on LSP, `notifications/cancelled` on MCP) and nothing after it is sent.
+   * An already-aborted signal rejects without sending anything. What a mutating call already
+   * did on the server is not undone.
+   */
+  signal?: AbortSignal
+  /**
+   * Give up after this many milliseconds (finite, > 0, <= 2^31-1): rejects with `ETIMEDOUT`
+   * and cancels on the wire as an abort does. On methods whose options already had a
+   * `timeoutMs`, that limit keeps its meaning.
+   */
+  timeoutMs?: number
+}
+
 /** A tool descriptor from adt-ls's MCP server, verbatim (unknown fields kept). */
 export interface McpTool {
   /** The tool name to pass to `raw.tool`, e.g. `abap_list_destinations`. */

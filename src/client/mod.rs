@@ -23,6 +23,8 @@ pub mod state;
 mod tool_call;
 mod transport;
 
+pub use transport::DiffPaging;
+
 pub use args::Args;
 pub use options::{ClientOptions, ConnectionOptions, Probe};
 pub use state::Health;

@@ -4,8 +4,10 @@
 
 mod list;
 mod objects;
+pub mod pages;
 mod tools;
 
 pub use list::list;
 pub use objects::{assign, check, get_lock_status};
+pub use pages::DiffPaging;
 pub use tools::{create, find, get_diff};

@@ -4,6 +4,7 @@
 //! ([`crate::client::registry`]; functions close over the client, so they also work
 //! detached: `const { search } = client.repository`). Only the conversions live here.
 
+use super::cancel::{self, MethodCallOptions};
 use super::checked;
 use super::errors::coded;
 use super::json;
@@ -11,6 +12,7 @@ use super::settle::Settling;
 use super::strategies;
 use super::timeouts::timeout_prop;
 use super::values::Json;
+use crate::client::registry::render::CallOptionsAt;
 use crate::client::{Args, Client, ClientOptions, ConnectionOptions, Health, Probe};
 use crate::error::{codes, Error as EngineError};
 use crate::option_keys;
@@ -81,8 +83,9 @@ impl ToNapiValue for ClientObject {
 
 fn build(env: &Env, client: Client) -> Result<Object<'_>> {
     let mut root = Object::new(env)?;
-    for method in crate::client::registry::specs().map(|spec| spec.name) {
-        let f = method_fn(env, client.clone(), method)?;
+    for spec in crate::client::registry::specs() {
+        let method = spec.name;
+        let f = method_fn(env, client.clone(), method, spec.call_options_at())?;
         match method.split_once('.') {
             Some((ns, name)) => {
                 let mut space = match root.get::<Object>(ns)? {
@@ -98,6 +101,12 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
             }
             None => root.set_named_property(method, f)?,
         }
+    }
+    if let Some(mut transport) = root.get::<Object>("transport")? {
+        transport.set_named_property(
+            "diffPages",
+            super::diff_pages::function(env, client.clone())?,
+        )?;
     }
     let for_health = client.clone();
     let health = env.create_function_from_closure::<(), Json, _>("health", move |_| {
@@ -123,19 +132,38 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
 }
 
 /// One JS function forwarding to `client.call(method, args)`; never throws synchronously.
+/// Its call options (`signal`, `timeoutMs`, at `at`) are read by [`cancel`].
 fn method_fn<'env>(
     env: &'env Env,
     client: Client,
     method: &'static str,
+    at: CallOptionsAt,
 ) -> Result<Function<'env, Unknown<'env>, Settling<Json>>> {
     let name = method.rsplit('.').next().unwrap_or(method);
     env.create_function_from_closure(name, move |ctx| {
         let env = &*ctx.env;
+        let index = at.index();
+        let given = (index < ctx.length())
+            .then(|| ctx.get::<Unknown>(index).ok())
+            .flatten();
+        let call = match MethodCallOptions::read(env, given, at) {
+            Ok(c) => c,
+            Err(e) => {
+                return coded(env, async move { Err::<Option<Value>, _>(e) }, |_, v| {
+                    Ok(Json(v))
+                })
+            }
+        };
         let mut args: Args = Vec::with_capacity(ctx.length());
-        for i in 0..ctx.length() {
+        for i in (0..ctx.length()).filter(|&i| call.passes(i)) {
             let value = ctx.get::<Unknown>(i).and_then(|v| json::from_js(env, v));
             match value {
-                Ok(v) => args.push(v),
+                Ok(mut v) => {
+                    if let Some(v) = v.as_mut() {
+                        call.strip(i, v);
+                    }
+                    args.push(v)
+                }
                 Err(e) => {
                     let err = EngineError::coded(
                         codes::INVALID_ARG,
@@ -147,7 +175,14 @@ fn method_fn<'env>(
                 }
             }
         }
-        coded(env, client.call(method, args), |_, v| Ok(Json(v)))
+        let client = &client;
+        cancel::run(
+            env,
+            call.opts,
+            method,
+            move || client.call(method, args),
+            |_, v| Ok(Json(v)),
+        )
     })
 }
 

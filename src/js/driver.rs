@@ -2,6 +2,7 @@
 //! [`crate::driver::Driver`].
 
 use super::callback::JsCallback;
+use super::cancel;
 use super::checked;
 use super::errors::{coded, coded_deferred, throw};
 use super::json;
@@ -129,14 +130,16 @@ impl AdtLsDriver {
     /// and an absent one is sent as `[null]` (so `sendRequest('adtLs/destinations/ensureLoggedOn', 'A4H')`
     /// sends `["A4H"]`).
     ///
-    /// @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call
+    /// @param opts - `timeoutMs` overrides the driver's `requestTimeoutMs` for this call (with it,
+    /// the request is cancelled with `$/cancelRequest` when the limit passes); `signal` aborts
+    /// it (docs/cancellation.md)
     /// @throws rejects with `AdtLsDriver not started` before `start()` or after `dispose()`
     /// @throws rejects with adt-ls's own error: its `message` verbatim, its numeric `code` and `data`
     /// @throws rejects with code `ETIMEDOUT` after the timeout, and with code `ERR_ADT_LS_EXITED`
     /// (`adt-ls exited (code <c>) while <method> was pending.` plus its last output) when adt-ls dies
     #[napi(
         ts_generic_types = "T = unknown",
-        ts_args_type = "method: string, params?: unknown, opts?: { timeoutMs?: number }",
+        ts_args_type = "method: string, params?: unknown, opts?: CallOptions",
         ts_return_type = "Promise<T>"
     )]
     pub fn send_request(
@@ -166,6 +169,19 @@ impl AdtLsDriver {
             Ok(t) => t,
             Err(e) => return rejected(&env, e),
         };
+        let call = match cancel::read_request_opts(&env, opts) {
+            Ok(c) => c,
+            Err(e) => return rejected(&env, e),
+        };
+        if !call.is_empty() {
+            let detail = method.clone();
+            let driver = &self.driver;
+            let start = move || {
+                let sent = driver.request_raw(&method, params, timeout);
+                async move { sent.await.map_err(|e| e.with_detail("method", detail)) }
+            };
+            return cancel::run(&env, call, "adt-ls request", start, |_, v| Ok(JsonText(v)));
+        }
         // The outcome settles the promise straight from the connection (no task per call).
         let (promise, completer) = coded_deferred(&env, |_, v| Ok(JsonText(v)))?;
         let detail = method.clone();

@@ -24,6 +24,15 @@ pub fn js_error(env: &Env, e: &EngineError) -> napi::Error {
 /// As [`js_error`], with the stack made of `frames` captured earlier at the caller's call
 /// (an asynchronous rejection: the current frames would hold no user code).
 pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Error {
+    napi::Error::from(js_error_value(env, e, frames))
+}
+
+/// The JS error object [`js_error_at`] throws, for callers that finish it themselves.
+pub fn js_error_value<'env>(
+    env: &'env Env,
+    e: &EngineError,
+    frames: Option<&str>,
+) -> Unknown<'env> {
     let message = crate::redact::redact(&e.message);
     let kind = kind_of(e);
     let plain = napi::Error::new(Status::GenericFailure, message.clone());
@@ -62,7 +71,7 @@ pub fn js_error_at(env: &Env, e: &EngineError, frames: Option<&str>) -> napi::Er
             None => error_class::capture_on(env, obj),
         };
     }
-    napi::Error::from(unknown)
+    unknown
 }
 
 /// The JS constructor for an engine error: argument errors are Node's `TypeError` /

@@ -3,6 +3,7 @@
 //! Streamable HTTP client, exported for tools and conformance tests).
 
 use super::callback::JsCallback;
+use super::cancel;
 use super::checked;
 use super::driver::rejected;
 use super::errors::coded;
@@ -276,10 +277,15 @@ impl AdtLsMcpClient {
     ///
     /// @throws rejects with `Unsupported MCP protocol version: <v>`, an HTTP error
     /// (`adt-ls MCP initialize failed: HTTP <status>`) or a transport error
-    #[napi(ts_return_type = "Promise<void>")]
-    pub fn connect(&self, env: Env) -> Result<Settling<()>> {
+    #[napi(ts_args_type = "opts?: CallOptions", ts_return_type = "Promise<void>")]
+    pub fn connect(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<()>> {
+        let call = match cancel::read_arg(&env, opts, "opts") {
+            Ok(c) => c,
+            Err(e) => return super::driver::rejected(&env, e),
+        };
         let c = self.inner.clone();
-        coded(&env, async move { c.connect().await }, |_, ()| Ok(()))
+        let start = move || async move { c.connect().await };
+        cancel::run(&env, call, "adt-ls MCP connect", start, |_, ()| Ok(()))
     }
 
     /// Every tool the server offers: `tools/list`, following `nextCursor` through all pages. The
@@ -288,10 +294,18 @@ impl AdtLsMcpClient {
     ///
     /// @throws rejects with `adt-ls MCP tools/list: missing or invalid tools`, `... invalid nextCursor`
     /// or `... repeated pagination cursor` for a malformed answer
-    #[napi(ts_return_type = "Promise<McpTool[]>")]
-    pub fn list_tools(&self, env: Env) -> Result<Settling<Json>> {
+    #[napi(
+        ts_args_type = "opts?: CallOptions",
+        ts_return_type = "Promise<McpTool[]>"
+    )]
+    pub fn list_tools(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<Json>> {
+        let call = match cancel::read_arg(&env, opts, "opts") {
+            Ok(c) => c,
+            Err(e) => return super::driver::rejected(&env, e),
+        };
         let c = self.inner.clone();
-        coded(&env, async move { c.list_tools().await }, |_, v| {
+        let start = move || async move { c.list_tools().await };
+        cancel::run(&env, call, "adt-ls MCP tools/list", start, |_, v| {
             Ok(Json(Some(Value::Array(v))))
         })
     }
@@ -299,11 +313,13 @@ impl AdtLsMcpClient {
     /// Call a tool: `tools/call {name, arguments}`. Resolves with the `CallToolResult` untouched; a
     /// tool-level failure (`isError: true`) is a result, not a rejection (see {@link parseFederated}).
     ///
-    /// @param opts - `timeoutMs` overrides the client's timeout for this call
+    /// @param opts - `timeoutMs` overrides the client's timeout for this call; `signal` aborts it.
+    /// An aborted or timed-out call sends `notifications/cancelled` with its request id; what the
+    /// tool already did on the server stays done (docs/cancellation.md)
     /// @throws rejects with `adt-ls MCP tools/call error (<code>): <message>` for a JSON-RPC error (an
     /// unknown tool, bad arguments), and with transport or protocol errors; never re-sent
     #[napi(
-        ts_args_type = "name: string, args?: Record<string, unknown>, opts?: { timeoutMs?: number }",
+        ts_args_type = "name: string, args?: Record<string, unknown>, opts?: CallOptions",
         ts_return_type = "Promise<unknown>"
     )]
     pub fn call_tool(
@@ -323,25 +339,25 @@ impl AdtLsMcpClient {
                 None => None,
             };
             let timeout = super::driver::request_timeout(&env, opts)?;
-            Ok::<_, EngineError>((name, args.unwrap_or_else(|| j!({})), timeout))
+            let call = cancel::read_request_opts(&env, opts)?.with_own_limit(timeout.is_some());
+            Ok::<_, EngineError>((name, args.unwrap_or_else(|| j!({})), timeout, call))
         })();
-        let (name, args, timeout) = match checked_args {
+        let (name, args, timeout, call) = match checked_args {
             Ok(a) => a,
             Err(e) => return rejected(&env, e),
         };
         let c = self.inner.clone();
-        coded(
-            &env,
-            async move { c.call_tool(&name, args, timeout).await },
-            |_, v| Ok(Json(Some(v))),
-        )
+        let start = move || async move { c.call_tool(&name, args, timeout).await };
+        cancel::run(&env, call, "adt-ls MCP tools/call", start, |_, v| {
+            Ok(Json(Some(v)))
+        })
     }
 
     /// Send any other MCP request (e.g. `ping`) and resolve with its `result` object.
     ///
     /// @throws rejects as {@link AdtLsMcpClient.callTool} does
     #[napi(
-        ts_args_type = "method: string, params?: unknown, opts?: { timeoutMs?: number }",
+        ts_args_type = "method: string, params?: unknown, opts?: CallOptions",
         ts_return_type = "Promise<unknown>"
     )]
     pub fn request(
@@ -357,28 +373,36 @@ impl AdtLsMcpClient {
             let method = checked::string(&env, method, "method")?;
             let params = checked::opt_json(&env, params, "params")?;
             let timeout = super::driver::request_timeout(&env, opts)?;
-            Ok::<_, EngineError>((method, params, timeout))
+            let call = cancel::read_request_opts(&env, opts)?.with_own_limit(timeout.is_some());
+            Ok::<_, EngineError>((method, params, timeout, call))
         })();
-        let (method, params, timeout) = match checked_args {
+        let (method, params, timeout, call) = match checked_args {
             Ok(a) => a,
             Err(e) => return rejected(&env, e),
         };
         let c = self.inner.clone();
-        coded(
-            &env,
-            async move { c.request(&method, params, timeout).await },
-            |_, v| Ok(Json(Some(v))),
-        )
+        let start = move || async move { c.request(&method, params, timeout).await };
+        cancel::run(&env, call, "adt-ls MCP request", start, |_, v| {
+            Ok(Json(Some(v)))
+        })
     }
 
     /// End the session: an HTTP `DELETE` on the endpoint when the server gave a session id (bounded
     /// by 5 s; 404 and 405 count as done). Session state is cleared first.
     ///
+    /// An abort or `timeoutMs` stops waiting for the `DELETE` (the session state is cleared
+    /// either way).
+    ///
     /// @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
-    #[napi(ts_return_type = "Promise<void>")]
-    pub fn close(&self, env: Env) -> Result<Settling<()>> {
+    #[napi(ts_args_type = "opts?: CallOptions", ts_return_type = "Promise<void>")]
+    pub fn close(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<()>> {
+        let call = match cancel::read_arg(&env, opts, "opts") {
+            Ok(c) => c,
+            Err(e) => return rejected(&env, e),
+        };
         let c = self.inner.clone();
-        coded(&env, async move { c.close().await }, |_, ()| Ok(()))
+        let start = move || async move { c.close().await };
+        cancel::run(&env, call, "adt-ls MCP close", start, |_, ()| Ok(()))
     }
 
     /// The `Mcp-Session-Id` the server gave, while connected; `undefined` for a sessionless server.

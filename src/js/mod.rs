@@ -3,9 +3,11 @@
 
 mod call;
 mod callback;
+mod cancel;
 mod checked;
 mod cli;
 mod client;
+mod diff_pages;
 mod dispose;
 mod driver;
 mod error_class;

@@ -117,6 +117,25 @@ pub struct Completer<T> {
 /// What a dropped [`Completer`] posts: not a `T`, so the promise rejects.
 struct Abandoned;
 
+impl<T> Completer<T> {
+    /// The promise's id, for [`settle_now`].
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// Settle the waiting promise `id` with `value` now, on the JS thread (an abort listener);
+/// its completer's later outcome is then ignored. False when it had settled already.
+pub fn settle_now<T: Send + 'static>(env: &Env, id: u64, value: T) -> bool {
+    let entry = LOCAL.with(|slot| slot.borrow_mut().as_mut()?.waiting.remove(&id));
+    let Some((deferred, finish)) = entry else {
+        return false;
+    };
+    settle_one(env, deferred, finish, Box::new(value));
+    release_loop_if_idle(env);
+    true
+}
+
 impl<T: Send + 'static> Completer<T> {
     /// Queue the outcome; the promise settles at the JS thread's next wake-up.
     pub fn complete(mut self, value: T) {
@@ -198,6 +217,11 @@ fn drain(env: &Env) {
         };
         settle_one(env, deferred, finish, outcome);
     }
+    release_loop_if_idle(env);
+}
+
+/// Let the event loop exit once no promise is waiting.
+fn release_loop_if_idle(env: &Env) {
     LOCAL.with(|slot| {
         let mut slot = slot.borrow_mut();
         if let Some(local) = slot.as_mut() {

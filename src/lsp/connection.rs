@@ -140,6 +140,9 @@ impl Waiter {
 /// deadline is sooner than the task's wake-up wakes it (only short explicit timeouts do).
 const DEADLINE_IDLE_TICK: Duration = Duration::from_secs(1);
 
+/// The LSP notification that cancels a request in flight.
+pub const CANCEL_REQUEST: &str = "$/cancelRequest";
+
 fn timeout_error(method: &str, limit: Duration) -> Error {
     Error::coded(
         codes::TIMEOUT,
@@ -181,17 +184,30 @@ struct Inner {
     trace: Option<Arc<Tracer>>,
 }
 
-/// A request on the wire, waiting for its response.
+/// A request on the wire, waiting for its response. Dropped unanswered inside a
+/// [`crate::cancel_scope`], it sends `$/cancelRequest` with its id; elsewhere it is just
+/// forgotten (its pending entry removed), as the reference does.
 pub struct PendingResponse {
     conn: Connection,
     id: u64,
     method: String,
     rx: oneshot::Receiver<Result<RawJson>>,
+    /// Set once the wait ended (answered, timed out or failed): nothing left to cancel.
+    settled: bool,
+}
+
+impl Drop for PendingResponse {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.conn.abandon(self.id, crate::cancel_scope::active());
+        }
+    }
 }
 
 impl PendingResponse {
     /// Wait for the response, at most `timeout` when one is given (the request is then
-    /// forgotten; no `$/cancelRequest` is sent, as the reference does).
+    /// forgotten; `$/cancelRequest` is sent only inside a [`crate::cancel_scope`], the
+    /// reference sends none).
     pub async fn wait(self, timeout: Option<Duration>) -> Result<Value> {
         let raw = self.wait_raw(timeout).await?;
         serde_json::from_str(raw.get())
@@ -199,24 +215,25 @@ impl PendingResponse {
     }
 
     /// [`PendingResponse::wait`] with the result left as JSON text.
-    pub async fn wait_raw(self, timeout: Option<Duration>) -> Result<RawJson> {
-        let PendingResponse {
-            conn,
-            id,
-            method,
-            rx,
-        } = self;
+    pub async fn wait_raw(mut self, timeout: Option<Duration>) -> Result<RawJson> {
         let outcome = match timeout {
-            Some(limit) => match tokio::time::timeout(limit, rx).await {
+            Some(limit) => match tokio::time::timeout(limit, &mut self.rx).await {
                 Ok(received) => received,
                 Err(_) => {
-                    conn.lock().pending.remove(&id);
-                    return Err(timeout_error(&method, limit));
+                    self.settled = true;
+                    self.conn.abandon(self.id, crate::cancel_scope::active());
+                    return Err(timeout_error(&self.method, limit));
                 }
             },
-            None => rx.await,
+            None => (&mut self.rx).await,
         };
+        self.settled = true;
         outcome.unwrap_or_else(|_| Err(closed_error()))
+    }
+
+    /// The JSON-RPC id the request went out with.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 }
 
@@ -324,6 +341,7 @@ impl Connection {
             id,
             method: method.to_string(),
             rx,
+            settled: false,
         })
     }
 
@@ -452,6 +470,38 @@ impl Connection {
         }
         drop(state);
         Ok(rx)
+    }
+
+    /// Stop waiting for request `id`: its pending entry goes; when it was still unanswered
+    /// and `cancel` is set, `$/cancelRequest {id}` goes on the wire (best effort: a closed
+    /// connection has nothing to cancel). True when the request was still pending.
+    pub fn abandon(&self, id: u64, cancel: bool) -> bool {
+        let removed = {
+            let mut state = self.lock();
+            let removed = state.pending.remove(&id);
+            if let Some((at, _)) = removed.as_ref().and_then(|p| p.deadline) {
+                state.deadlines.remove(&(at, id));
+            }
+            removed
+        };
+        let Some(pending) = removed else {
+            return false;
+        };
+        if cancel {
+            let _ = self.send_notification(CANCEL_REQUEST, Some(serde_json::json!({ "id": id })));
+        }
+        // A callback waiter is told exactly once; a channel's receiver is gone already.
+        pending.waiter.finish(Err(Error::coded(
+            codes::ABORTED,
+            "The operation was aborted",
+        )));
+        true
+    }
+
+    /// The id the next request will get (tests).
+    #[cfg(test)]
+    pub fn next_id_for_test(&self) -> u64 {
+        self.inner.next_id.load(Ordering::Relaxed)
     }
 
     /// True until the stream ends or the connection is disposed.

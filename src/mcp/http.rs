@@ -228,10 +228,20 @@ impl Transport {
         method: &str,
         headers: &SessionHeaders,
     ) -> std::result::Result<(), Failure> {
-        let body = jsonrpc::notification_body(method);
-        self.trace_out(&body, headers);
+        self.notify_body(method, &jsonrpc::notification_body(method), headers)
+            .await
+    }
+
+    /// POST the notification `body` (named `method` in errors); HTTP 202 expected.
+    pub async fn notify_body(
+        &self,
+        method: &str,
+        body: &Value,
+        headers: &SessionHeaders,
+    ) -> std::result::Result<(), Failure> {
+        self.trace_out(body, headers);
         let response = self
-            .post(headers, &body)
+            .post(headers, body)
             .send()
             .await
             .map_err(|e| errors::send_failed(method, &e))?;

@@ -26,6 +26,18 @@ pub fn notification_body(method: &str) -> Value {
     json!({ "jsonrpc": "2.0", "method": method })
 }
 
+/// `notifications/cancelled {requestId, reason}`: the caller gave up on request `id`.
+pub fn cancelled_body(id: u64, reason: &str) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "method": CANCELLED,
+        "params": { "requestId": id, "reason": reason },
+    })
+}
+
+/// The MCP notification that cancels a request in flight.
+pub const CANCELLED: &str = "notifications/cancelled";
+
 /// What one incoming JSON-RPC message is, from the point of view of the call waiting for `id`.
 #[derive(Debug, PartialEq)]
 pub enum Incoming<'a> {

@@ -215,8 +215,19 @@ impl Session {
         let headers = self.headers();
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         let body = jsonrpc::request_body(id, method, params);
+        let in_flight = InFlight {
+            session: Arc::clone(self),
+            id,
+            headers: headers.clone(),
+            done: false,
+        };
         let exchange = self.transport.request(method, id, &body, &headers);
-        match timed(method, timeout, exchange).await {
+        let outcome = timed(method, timeout, exchange).await;
+        // A timed-out request is left unfinished: its drop cancels it inside a cancel scope.
+        if !matches!(&outcome, Err(Failure::Error(e)) if e.has_code(crate::error::codes::TIMEOUT)) {
+            in_flight.finish();
+        }
+        match outcome {
             Ok(answer) => Ok(jsonrpc::into_result(method, answer.response)?),
             Err(Failure::Status(404)) if headers.session_id.is_some() => {
                 self.forget_session(headers.session_id.as_deref());
@@ -256,6 +267,54 @@ impl Session {
             .unwrap_or_else(|_| Err(errors::timeout("close", limit)))
     }
 }
+
+/// How long a best-effort `notifications/cancelled` may take.
+const CANCEL_NOTICE_LIMIT: Duration = Duration::from_secs(5);
+
+/// A request whose answer is awaited. Dropped before [`InFlight::finish`] inside a
+/// [`crate::cancel_scope`] (the caller aborted), it tells the server with
+/// `notifications/cancelled {requestId, reason}` from a spawned, bounded task. The request
+/// itself is never re-sent: what it already did on the server stays done.
+struct InFlight {
+    session: Arc<Session>,
+    id: u64,
+    headers: SessionHeaders,
+    done: bool,
+}
+
+impl InFlight {
+    fn finish(mut self) {
+        self.done = true;
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if self.done || !crate::cancel_scope::active() {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let session = Arc::clone(&self.session);
+        let headers = self.headers.clone();
+        let body = jsonrpc::cancelled_body(self.id, CANCEL_REASON);
+        runtime.spawn(async move {
+            let notice = session
+                .transport
+                .notify_body(jsonrpc::CANCELLED, &body, &headers);
+            if let Ok(Err(f)) = tokio::time::timeout(CANCEL_NOTICE_LIMIT, notice).await {
+                log::debug(format!(
+                    "adt-ls MCP notifications/cancelled: {}",
+                    failure_error(jsonrpc::CANCELLED, f)
+                ));
+            }
+        });
+    }
+}
+
+/// The `reason` of our `notifications/cancelled`.
+pub const CANCEL_REASON: &str = "The operation was aborted by the caller";
 
 /// Bound an exchange by `timeout`.
 async fn timed<T>(

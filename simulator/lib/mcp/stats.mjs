@@ -17,9 +17,14 @@ function describeMessage(message) {
   if (!message || typeof message !== 'object') return { kind: 'invalid' };
   const hasId = message.id !== undefined && message.id !== null;
   if (typeof message.method === 'string') {
-    return hasId
-      ? { kind: 'request', method: message.method, id: message.id }
-      : { kind: 'notification', method: message.method };
+    if (hasId) return { kind: 'request', method: message.method, id: message.id };
+    const note = { kind: 'notification', method: message.method };
+    // Which request a cancellation names, and why (tests prove the client cancels the right one).
+    if (message.method === 'notifications/cancelled') {
+      note.requestId = message.params?.requestId;
+      note.reason = message.params?.reason;
+    }
+    return note;
   }
   return { kind: 'response', id: message.id, isError: message.error !== undefined };
 }

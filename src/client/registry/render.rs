@@ -38,6 +38,31 @@ impl MethodSpec {
         self.result == "void"
     }
 
+    /// Where the method takes its [`CallOptions`](CallOptionsAt) (`signal`, `timeoutMs`).
+    pub fn call_options_at(&self) -> CallOptionsAt {
+        let params = split_params(self.params);
+        let index = params.len().saturating_sub(1);
+        match params.last() {
+            Some(last) if last.starts_with("opts?:") => CallOptionsAt::Opts {
+                index,
+                own_timeout: last.contains("timeoutMs?:"),
+            },
+            _ => CallOptionsAt::Trailing {
+                index: params.len(),
+            },
+        }
+    }
+
+    /// The declared parameters with the call options added: `& CallOptions` on a trailing
+    /// `opts`, else a trailing `options?: CallOptions`.
+    pub fn params_with_call_options(&self) -> String {
+        match self.call_options_at() {
+            CallOptionsAt::Opts { .. } => format!("{} & CallOptions", self.params),
+            CallOptionsAt::Trailing { index: 0 } => "options?: CallOptions".to_string(),
+            CallOptionsAt::Trailing { .. } => format!("{}, options?: CallOptions", self.params),
+        }
+    }
+
     /// `name<T>(params): Promise<Result>`.
     pub fn signature(&self) -> String {
         let generics = if self.generics.is_empty() {
@@ -48,12 +73,55 @@ impl MethodSpec {
         let (_, member) = self.split();
         format!(
             "{member}{generics}({}): Promise<{}>",
-            self.params, self.result
+            self.params_with_call_options(),
+            self.result
         )
     }
 }
 
-const CLIENT_DOC: &str = " The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own\n MCP server. Call `dispose()` when done, or hold the client with\n `await using adt = await createAdtLs(...)`.\n\n Every method returns a promise and never throws synchronously. Failures reject with an\n `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` (\"No ABAP destination is connected.\")\n for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after\n `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a\n bound passes, adt-ls's JSON-RPC code for a failed LSP request and\n `ADT_TOOL_ERROR` for a failed MCP tool.\n";
+/// Where a client method takes `signal` and `timeoutMs` (docs/cancellation.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallOptionsAt {
+    /// Inside its own trailing `opts` object, argument `index`; `own_timeout` when `opts`
+    /// already declares `timeoutMs` (the method's own limit, which then stays in charge).
+    Opts { index: usize, own_timeout: bool },
+    /// As an extra trailing argument `options` at `index`.
+    Trailing { index: usize },
+}
+
+impl CallOptionsAt {
+    /// The argument that holds the call options.
+    pub fn index(self) -> usize {
+        match self {
+            CallOptionsAt::Opts { index, .. } | CallOptionsAt::Trailing { index } => index,
+        }
+    }
+}
+
+/// The top-level parameters of a parameter list (commas inside `{}`, `[]`, `()`, `<>` kept).
+pub fn split_params(params: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in params.char_indices() {
+        match c {
+            '{' | '[' | '(' | '<' => depth += 1,
+            '}' | ']' | ')' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(params[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = params[start..].trim();
+    if !last.is_empty() {
+        out.push(last);
+    }
+    out
+}
+
+const CLIENT_DOC: &str = " The unified client returned by `createAdtLs`: one surface over adt-ls's LSP and its own\n MCP server. Call `dispose()` when done, or hold the client with\n `await using adt = await createAdtLs(...)`.\n\n Every method returns a promise and never throws synchronously. Failures reject with an\n `AdtLsError` (docs/errors.md): `ERR_NOT_CONNECTED` (\"No ABAP destination is connected.\")\n for methods that need a logged-on destination in foundation mode, `ERR_DISPOSED` after\n `dispose()`, `ERR_INVALID_ARG…` / `ERR_OUT_OF_RANGE` for bad arguments, `ETIMEDOUT` when a\n bound passes, adt-ls's JSON-RPC code for a failed LSP request and\n `ADT_TOOL_ERROR` for a failed MCP tool.\n\n Every method also takes {@link CallOptions} (`signal`, `timeoutMs`): inside its `opts`\n object where it has one, else as an extra last argument (docs/cancellation.md).\n";
 
 /// Members of `AdtLsClient` that are not dispatched methods.
 const CLIENT_TAIL: &[(&str, &str)] = &[
@@ -67,6 +135,18 @@ const CLIENT_TAIL: &[(&str, &str)] = &[
         "[Symbol.asyncDispose](): Promise<void>",
     ),
 ];
+
+/// Members of namespace interfaces that are not dispatched methods: (namespace, JSDoc,
+/// member). Their JS functions are made by the N-API layer.
+pub const NAMESPACE_EXTRAS: &[(&str, &str, &str)] = &[(
+    "transport",
+    " Every page of a transport's unified diff, as an async iterator (`for await`): calls
+ `getDiff` with each page's `nextCursor` until `batchInfo.status` is `completed`. `signal`
+ aborts the page in flight (the iteration rejects with an `AbortError`), `timeoutMs`
+ bounds each page; `break` stops cleanly (no further page is asked for).
+",
+    "diffPages(transportNumber: string, opts?: { cursor?: string; pageSize?: number } & CallOptions): AsyncIterableIterator<TransportDiffPage>",
+)];
 
 /// `/** … */` for `///` text (each line starts with the space after `///`).
 pub fn js_doc(doc: &str) -> String {
@@ -101,6 +181,12 @@ pub fn interfaces(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> Vec<
             .iter()
             .filter(|m| m.split().0 == ns.name)
             .map(|m| format!("{}{}", js_doc(m.doc), m.signature()))
+            .chain(
+                NAMESPACE_EXTRAS
+                    .iter()
+                    .filter(|(name, _, _)| *name == ns.name)
+                    .map(|(_, doc, member)| format!("{}{member}", js_doc(doc))),
+            )
             .collect();
         out.push(Interface {
             name: ns.interface.to_string(),

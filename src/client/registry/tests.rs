@@ -65,7 +65,9 @@ fn signatures_render_with_generics_and_promises() {
     let raw_lsp = find("raw.lsp").map(|m| m.spec.signature());
     assert_eq!(
         raw_lsp.as_deref(),
-        Some("lsp<T = unknown>(method: string, params?: unknown): Promise<T>")
+        Some(
+            "lsp<T = unknown>(method: string, params?: unknown, options?: CallOptions): Promise<T>"
+        )
     );
     let spec = MethodSpec {
         name: "x.y",
@@ -74,7 +76,10 @@ fn signatures_render_with_generics_and_promises() {
         result: "void",
         doc: " Doc.\n",
     };
-    assert_eq!(spec.signature(), "y(a: string): Promise<void>");
+    assert_eq!(
+        spec.signature(),
+        "y(a: string, options?: CallOptions): Promise<void>"
+    );
     assert!(spec.is_void());
     assert_eq!(render::js_doc(" One.\n"), "/** One. */\n");
     assert_eq!(render::js_doc(" A\n B\n"), "/**\n * A\n * B\n */\n");
@@ -98,5 +103,57 @@ fn the_committed_declaration_is_the_rendered_registry() {
     for spec in specs.iter() {
         let member = lines(&spec.signature()).join("\n");
         assert!(committed.contains(&member), "index.d.ts lacks {member}");
+    }
+}
+
+#[test]
+fn call_options_go_into_a_trailing_opts_or_after_the_parameters() {
+    use render::CallOptionsAt;
+    let at = |name: &str| find(name).map(|m| m.spec.call_options_at());
+    assert_eq!(
+        at("repository.search"),
+        Some(CallOptionsAt::Opts {
+            index: 1,
+            own_timeout: false
+        })
+    );
+    assert_eq!(
+        at("navigation.findReferences"),
+        Some(CallOptionsAt::Opts {
+            index: 2,
+            own_timeout: true
+        })
+    );
+    assert_eq!(
+        at("capabilities"),
+        Some(CallOptionsAt::Trailing { index: 0 })
+    );
+    assert_eq!(
+        at("source.read"),
+        Some(CallOptionsAt::Trailing { index: 1 })
+    );
+    assert_eq!(at("raw.tool"), Some(CallOptionsAt::Trailing { index: 2 }));
+    assert_eq!(
+        find("transport.getDiff").map(|m| m.spec.params_with_call_options()),
+        Some(
+            "transportNumber: string, opts?: { cursor?: string; pageSize?: number } & CallOptions"
+                .into()
+        )
+    );
+    assert_eq!(
+        find("reconnect").map(|m| m.spec.params_with_call_options()),
+        Some("options?: CallOptions".into())
+    );
+    assert_eq!(
+        render::split_params("a: { x: 1, y: Record<string, [1, 2]> }, b?: (p: 1, q: 2) => void"),
+        [
+            "a: { x: 1, y: Record<string, [1, 2]> }",
+            "b?: (p: 1, q: 2) => void"
+        ]
+    );
+    assert!(render::split_params("").is_empty());
+    // Every method takes them somewhere: no declared parameter is named like ours.
+    for spec in specs() {
+        assert!(!spec.params.contains("options?:"), "{}", spec.name);
     }
 }

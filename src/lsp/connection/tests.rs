@@ -607,3 +607,89 @@ async fn the_read_only_registered_transport_carries_large_traffic_both_ways_in_o
     .await
     .expect("the peer's end is seen");
 }
+
+#[tokio::test]
+async fn a_request_dropped_in_a_cancel_scope_sends_cancel_request_with_its_id() {
+    let (conn, mut peer) = start();
+    let pending = conn.send_request("slowOne", None).unwrap();
+    let id = pending.id();
+    let req = peer.recv().await;
+    assert_eq!(req["id"], json!(id));
+    let wait = crate::cancel_scope::cancellable(pending.wait(None));
+    let mut wait = Box::pin(wait);
+    assert!(futures_util::poll!(wait.as_mut()).is_pending());
+    drop(wait);
+    let cancel = peer.recv().await;
+    assert_eq!(
+        cancel,
+        json!({"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":id}})
+    );
+    assert_eq!(conn.pending_count(), 0, "the pending entry is gone");
+    // A late answer for the cancelled id is ignored and the connection keeps working.
+    peer.send(json!({"jsonrpc":"2.0","id":id,"result":"late"}))
+        .await;
+    let c = conn.clone();
+    let next = tokio::spawn(async move { c.request("next", None, None).await });
+    let req = peer.recv().await;
+    assert_eq!(req["method"], json!("next"));
+    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":1}))
+        .await;
+    assert_eq!(next.await.unwrap().unwrap(), json!(1));
+}
+
+#[tokio::test]
+async fn a_request_dropped_outside_a_cancel_scope_is_forgotten_silently() {
+    let (conn, mut peer) = start();
+    let pending = conn.send_request("first", None).unwrap();
+    let _ = peer.recv().await;
+    drop(pending);
+    assert_eq!(conn.pending_count(), 0);
+    // The next frame the peer sees is the next request: no $/cancelRequest in between.
+    let c = conn.clone();
+    let next = tokio::spawn(async move { c.request("second", None, None).await });
+    let req = peer.recv().await;
+    assert_eq!(req["method"], json!("second"));
+    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":2}))
+        .await;
+    assert_eq!(next.await.unwrap().unwrap(), json!(2));
+}
+
+#[tokio::test]
+async fn an_answered_request_dropped_in_a_scope_sends_nothing() {
+    let (conn, mut peer) = start();
+    let c = conn.clone();
+    let done = crate::cancel_scope::cancellable(async move { c.request("a", None, None).await });
+    let call = tokio::spawn(done);
+    let req = peer.recv().await;
+    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":"ok"}))
+        .await;
+    assert_eq!(call.await.unwrap().unwrap(), json!("ok"));
+    let c = conn.clone();
+    let next = tokio::spawn(async move { c.request("b", None, None).await });
+    assert_eq!(peer.recv().await["method"], json!("b"));
+    drop(next);
+}
+
+#[tokio::test]
+async fn abandoning_a_callback_request_tells_its_callback_once() {
+    let (conn, mut peer) = start();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let id = conn.next_id_for_test();
+    conn.send_request_raw_then(
+        "cb",
+        None,
+        Duration::from_secs(30),
+        Box::new(move |outcome| {
+            let _ = tx.send(outcome.map(|r| r.get().to_string()));
+        }),
+    );
+    let _ = peer.recv().await;
+    assert!(conn.abandon(id, true));
+    let err = rx.await.unwrap().unwrap_err();
+    assert_eq!(
+        err.code,
+        Some(crate::error::ErrorCode::Str(codes::ABORTED.into()))
+    );
+    assert_eq!(peer.recv().await["method"], json!("$/cancelRequest"));
+    assert!(!conn.abandon(id, true), "only once");
+}

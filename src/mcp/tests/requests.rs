@@ -317,3 +317,90 @@ async fn bad_urls_and_tokens_are_rejected_at_construction() {
     assert_eq!(e.as_ref().and_then(str_code), Some("ERR_INVALID_ARG"));
     assert!(e.is_some_and(|e| !e.message.contains("bad\ntoken")));
 }
+
+/// A server whose `tools/call` answers only after 30 s; notifications are accepted.
+fn slow_tools() -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
+    mcp("2025-06-18", Some("sid-c"), |req| {
+        match req.rpc_method().as_str() {
+            "notifications/cancelled" => Reply::status(202),
+            _ => Reply::Delayed(
+                Duration::from_secs(30),
+                Box::new(Reply::result(req.rpc_id(), json!({}))),
+            ),
+        }
+    })
+}
+
+#[tokio::test]
+async fn a_call_dropped_in_a_cancel_scope_sends_notifications_cancelled_with_its_id() {
+    let server = TestServer::start(slow_tools()).await;
+    let client = client(&server.url());
+    client.connect().await.unwrap();
+    let c = client.clone();
+    let call = tokio::spawn(crate::cancel_scope::cancellable(async move {
+        c.call_tool("t", json!({}), None).await
+    }));
+    let mut id = None;
+    for _ in 0..200 {
+        id = server
+            .requests_for("tools/call")
+            .first()
+            .and_then(Recorded::rpc_id);
+        if id.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let id = id.expect("the call reached the server");
+    call.abort();
+    let mut cancelled = Vec::new();
+    for _ in 0..200 {
+        cancelled = server.requests_for("notifications/cancelled");
+        if !cancelled.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(cancelled.len(), 1);
+    let note = &cancelled[0];
+    assert_eq!(note.body["params"]["requestId"], json!(id));
+    assert_eq!(
+        note.body["params"]["reason"],
+        json!(crate::mcp::session::CANCEL_REASON)
+    );
+    assert_eq!(note.header("mcp-session-id").as_deref(), Some("sid-c"));
+    assert_eq!(server.requests_for("tools/call").len(), 1, "never re-sent");
+}
+
+#[tokio::test]
+async fn a_timeout_outside_a_cancel_scope_sends_no_cancellation() {
+    let server = TestServer::start(slow_tools()).await;
+    let client = client(&server.url());
+    let out = client
+        .call_tool("t", json!({}), Some(Duration::from_millis(100)))
+        .await;
+    assert_eq!(str_code(&err(out)), Some("ETIMEDOUT"));
+    // Inside a scope the same timeout cancels.
+    let scoped = crate::cancel_scope::cancellable(client.call_tool(
+        "t",
+        json!({}),
+        Some(Duration::from_millis(100)),
+    ))
+    .await;
+    assert_eq!(str_code(&err(scoped)), Some("ETIMEDOUT"));
+    let mut notes = Vec::new();
+    for _ in 0..200 {
+        notes = server.requests_for("notifications/cancelled");
+        if !notes.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let ids: Vec<_> = server
+        .requests_for("tools/call")
+        .iter()
+        .map(Recorded::rpc_id)
+        .collect();
+    assert_eq!(notes.len(), 1, "only the scoped call was cancelled");
+    assert_eq!(notes[0].body["params"]["requestId"], json!(ids[1]));
+}
