@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use tokio::task::futures::TaskLocalFuture;
 
 /// One progress report: `progress` out of `total` (when known), and a message.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,10 +127,10 @@ pub fn current() -> Option<Arc<Sink>> {
 
 /// Run `start` (the synchronous part of a call, which may send its first request) and the
 /// future it returns with `sink` as the current sink.
-pub fn scoped<F, Fut>(sink: Arc<Sink>, start: F) -> impl Future<Output = Fut::Output> + Send
+pub fn scoped<F, Fut>(sink: Arc<Sink>, start: F) -> TaskLocalFuture<Arc<Sink>, Fut>
 where
     F: FnOnce() -> Fut,
-    Fut: Future + Send,
+    Fut: Future,
 {
     let fut = CURRENT.sync_scope(sink.clone(), start);
     CURRENT.scope(sink, fut)

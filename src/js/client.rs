@@ -100,6 +100,7 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
         }
     }
     let for_health = client.clone();
+    let events_of = client.clone();
     let health = env.create_function_from_closure::<(), Json, _>("health", move |_| {
         Ok(Json(Some(health_json(&for_health.health()))))
     })?;
@@ -119,6 +120,7 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
     let dispose_raw = dispose.raw();
     root.set_named_property("dispose", dispose)?;
     super::dispose::attach(env, &root, dispose_raw)?;
+    super::events::attach(env, &mut root, &events_of)?;
     Ok(root)
 }
 
@@ -129,8 +131,13 @@ fn method_fn<'env>(
     method: &'static str,
 ) -> Result<Function<'env, Unknown<'env>, Settling<Json>>> {
     let name = method.rsplit('.').next().unwrap_or(method);
+    let progress_at = super::progress::options_at(method);
     env.create_function_from_closure(name, move |ctx| {
         let env = &*ctx.env;
+        let progress = match super::progress::from_args(env, &ctx, progress_at) {
+            Ok(p) => p,
+            Err(e) => return coded(env, async move { Err::<Value, _>(e) }, |_, v| Ok(Json(Some(v)))),
+        };
         let mut args: Args = Vec::with_capacity(ctx.length());
         for i in 0..ctx.length() {
             let value = ctx.get::<Unknown>(i).and_then(|v| json::from_js(env, v));
@@ -147,7 +154,8 @@ fn method_fn<'env>(
                 }
             }
         }
-        coded(env, client.call(method, args), |_, v| Ok(Json(v)))
+        let call = super::progress::run(progress, || client.call(method, args));
+        coded(env, call, |_, v| Ok(Json(v)))
     })
 }
 
