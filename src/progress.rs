@@ -169,8 +169,8 @@ mod tests {
 
     #[test]
     fn mcp_params_map_to_one_shape() {
-        let r = Report::from_mcp(&json!({"progressToken": "t", "progress": 2, "total": 5}))
-            .unwrap();
+        let r =
+            Report::from_mcp(&json!({"progressToken": "t", "progress": 2, "total": 5})).unwrap();
         assert_eq!(r.to_json(), json!({"progress": 2.0, "total": 5.0}));
         assert_eq!(Report::from_mcp(&json!({"progressToken": "t"})), None);
     }

@@ -116,7 +116,9 @@ async fn build(
     driver.add_notification_listener(
         crate::auth::destinations::LSP_LOGON_STATE_CHANGED,
         std::sync::Arc::new(move |params| {
-            if let Some(event) = super::events::ClientEvent::from_logon_notification(params.as_ref()) {
+            if let Some(event) =
+                super::events::ClientEvent::from_logon_notification(params.as_ref())
+            {
                 bus.emit(event);
             }
         }),

@@ -136,7 +136,11 @@ fn method_fn<'env>(
         let env = &*ctx.env;
         let progress = match super::progress::from_args(env, &ctx, progress_at) {
             Ok(p) => p,
-            Err(e) => return coded(env, async move { Err::<Value, _>(e) }, |_, v| Ok(Json(Some(v)))),
+            Err(e) => {
+                return coded(env, async move { Err::<Value, _>(e) }, |_, v| {
+                    Ok(Json(Some(v)))
+                })
+            }
         };
         let mut args: Args = Vec::with_capacity(ctx.length());
         for i in 0..ctx.length() {

@@ -17,31 +17,29 @@ use std::sync::Arc;
 /// Add `on`, `once` and `off` to the client object and start delivering its events.
 pub fn attach(env: &Env, root: &mut Object, client: &Client) -> Result<()> {
     let (target, outbox) = outbox::listeners_target(env)?;
-    client.events().set_sink(Arc::new(move |event: Option<&ClientEvent>| {
-        let message = match event {
-            Some(e) => Message::Event(e.name(), e.payload()),
-            None => Message::Close,
-        };
-        outbox.post(target, message);
-    }));
+    client
+        .events()
+        .set_sink(Arc::new(move |event: Option<&ClientEvent>| {
+            let message = match event {
+                Some(e) => Message::Event(e.name(), e.payload()),
+                None => Message::Close,
+            };
+            outbox.post(target, message);
+        }));
     for (name, once) in [("on", false), ("once", true)] {
-        let f = env.create_function_from_closure::<Unknown, Raw, _>(
-            name,
-            move |ctx| {
-                let env = &*ctx.env;
-                let (event, func) =
-                    arguments(env, &ctx).or_else(|e| throw(env, e))?;
-                let id = outbox::add_listener(env, target, event, func.raw(), once)?;
-                let unsubscribe =
-                    env.create_function_from_closure::<(), (), _>("unsubscribe", move |ctx| {
-                        if let Some(id) = id {
-                            outbox::remove_listener(ctx.env, target, id);
-                        }
-                        Ok(())
-                    })?;
-                Ok(Raw(unsubscribe.raw()))
-            },
-        )?;
+        let f = env.create_function_from_closure::<Unknown, Raw, _>(name, move |ctx| {
+            let env = &*ctx.env;
+            let (event, func) = arguments(env, &ctx).or_else(|e| throw(env, e))?;
+            let id = outbox::add_listener(env, target, event, func.raw(), once)?;
+            let unsubscribe =
+                env.create_function_from_closure::<(), (), _>("unsubscribe", move |ctx| {
+                    if let Some(id) = id {
+                        outbox::remove_listener(ctx.env, target, id);
+                    }
+                    Ok(())
+                })?;
+            Ok(Raw(unsubscribe.raw()))
+        })?;
         root.set_named_property(name, f)?;
     }
     let off = env.create_function_from_closure::<Unknown, (), _>("off", move |ctx| {

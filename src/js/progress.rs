@@ -62,8 +62,7 @@ pub fn from_args(
         return Ok(None);
     };
     let path = format!("{name}.onProgress");
-    let Some(func) =
-        checked::opt_function(env, checked::property(&options, "onProgress"), &path)?
+    let Some(func) = checked::opt_function(env, checked::property(&options, "onProgress"), &path)?
     else {
         return Ok(None);
     };
@@ -79,7 +78,10 @@ pub fn from_args(
 }
 
 /// Run the call (`start` is its synchronous part) in the progress scope when there is one.
-pub fn run<F, Fut>(progress: Option<Progress>, start: F) -> Either<Fut, BoxFuture<'static, Fut::Output>>
+pub fn run<F, Fut>(
+    progress: Option<Progress>,
+    start: F,
+) -> Either<Fut, BoxFuture<'static, Fut::Output>>
 where
     F: FnOnce() -> Fut,
     Fut: Future + Send + 'static,
