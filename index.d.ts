@@ -1065,9 +1065,9 @@ export interface EntitySet {
 /** `exit`: the adt-ls process ended. */
 export interface ExitEvent {
   /** Its exit code; `null` when a signal ended it. */
-  code?: number | null
+  code: number | null
   /** The signal that ended it (`SIGKILL` after `dispose()`), else `null`. */
-  signal?: string | null
+  signal: string | null
   /** `true` when `dispose()` ended it; `false` for a crash or any other exit. */
   expected: boolean
 }

@@ -48,10 +48,10 @@ pub struct RelogonEvent {
 pub struct ExitEvent {
     /// Its exit code; `null` when a signal ended it.
     #[napi(ts_type = "number | null")]
-    pub code: Option<f64>,
+    pub code: f64,
     /// The signal that ended it (`SIGKILL` after `dispose()`), else `null`.
     #[napi(ts_type = "string | null")]
-    pub signal: Option<String>,
+    pub signal: String,
     /// `true` when `dispose()` ended it; `false` for a crash or any other exit.
     pub expected: bool,
 }
