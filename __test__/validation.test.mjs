@@ -11,7 +11,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as lib from '../index.js';
 import { startSapBackend } from '../simulator/lib/sap/index.mjs';
-import { until } from './helpers.mjs';
+import { join } from 'node:path';
+import { ROOT, until } from './helpers.mjs';
+import { declarationProgram } from './support/declarations.mjs';
 import { PASSWORD, CLIENT_BOUNDS, installedAdtLs, captureLogs } from './fixtures/client/support.mjs';
 
 const {
@@ -311,6 +313,28 @@ test('client.on/once/off throw synchronously: an unknown event name lists the na
     assertArgumentError(thrownBy(() => client[name](5, noop), name), 'type', `${name}(5)`);
     assertArgumentError(thrownBy(() => client[name]('health', 'f'), name), 'listener', `${name}(listener)`);
     assertArgumentError(thrownBy(() => client[name]('health'), name), 'listener', `${name}()`);
+  }
+});
+
+test('ProgressOptions: every declared member is read by the four long operations (a wrong value is refused by name)', async () => {
+  const dts = join(ROOT, 'index.d.ts');
+  const reader = declarationProgram([dts]);
+  const symbol = reader.exportsOf(dts).find((e) => e.name === 'ProgressOptions')?.symbol;
+  assert.ok(symbol, 'index.d.ts exports ProgressOptions');
+  const members = reader.checker
+    .getPropertiesOfType(reader.checker.getDeclaredTypeOfSymbol(symbol))
+    .map((m) => m.getName());
+  assert.deepEqual(members, ['onProgress']);
+  const ref = { name: 'CL_ABAP_TYPEDESCR', objectType: 'CLAS/OC' };
+  for (const member of members) {
+    for (const [label, call, path] of [
+      ['runAtc', () => client.quality.runAtc(ref, { [member]: 42 }), `opts.${member}`],
+      ['runUnitTestsWithCoverage', () => client.quality.runUnitTestsWithCoverage(ref, { [member]: 42 }), `opts.${member}`],
+      ['activate', () => client.lifecycle.activate({ ...ref, [member]: 42 }), `args.${member}`],
+      ['runUnitTests', () => client.lifecycle.runUnitTests({ ...ref, [member]: 42 }), `args.${member}`],
+    ]) {
+      assertArgumentError(await rejectionOf(call, label), path, `${label} ${member}`);
+    }
   }
 });
 
