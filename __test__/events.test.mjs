@@ -218,10 +218,15 @@ test('onProgress: LSP $/progress for runAtc, activate and runUnitTestsWithCovera
     const sent = incoming(readTrace(trace)).filter((m) => m.method === 'adtLs/atc/runCheck');
     assert.match(sent.at(-1).params.workDoneToken, /^adt-ls-native-progress-\d+$/);
 
-    // Without onProgress: no token, nothing reported.
+    const progressSent = () => readTrace(trace).filter((e) => e.dir === 'out' && e.message?.method === '$/progress').length;
+    assert.ok(progressSent() >= 3, 'the simulator sent $/progress for the token');
+
+    // Without onProgress: no token, and the simulator sends no progress.
+    const before = progressSent();
     await client.quality.runAtc(ZCL_TEST, { checkVariant: '' });
     const plain = incoming(readTrace(trace)).filter((m) => m.method === 'adtLs/atc/runCheck').at(-1);
     assert.equal('workDoneToken' in plain.params, false);
+    assert.equal(progressSent(), before, 'no $/progress without a token');
 
     const act = progressProbe();
     const activated = await client.lifecycle.activate({ ...ZCL_TEST, onProgress: act.onProgress });
