@@ -227,6 +227,36 @@ export interface AdtLsError extends Error {
 
 // ---------------------------------------------------------------------------------------
 
+/** Called with a server notification's params (`null` when it had none); may be async. */
+export type NotificationHandler = (params: unknown) => void | Promise<void>
+
+/** The events of {@link AdtLsClient} and their payloads (docs/events.md). */
+export interface AdtLsEventMap {
+  /** adt-ls reported a logon state change (`adtLs/destinations/logonStateChanged`). */
+  logonState: LogonStateEvent
+  /** `health().connected` or `health().backendLive` changed. */
+  health: HealthEvent
+  /** A re-logon started or ended. */
+  relogon: RelogonEvent
+  /** adt-ls exited (the last event after `dispose()`). */
+  exit: ExitEvent
+}
+
+/** The name of an {@link AdtLsClient} event. */
+export type AdtLsEventName = keyof AdtLsEventMap
+
+/** A listener of the event `K`; may be async (a rejection is logged, never thrown). */
+export type AdtLsEventListener<K extends AdtLsEventName> = (event: AdtLsEventMap[K]) => void | Promise<void>
+
+/** `onProgress` for the long operations (`runAtc`, `runUnitTestsWithCoverage`, `runUnitTests`, `activate`). */
+export interface ProgressOptions {
+  /**
+   * Called on the JS thread with each progress report adt-ls sends while the call runs
+   * (never after its promise settled). A throw or rejection is logged, never thrown.
+   */
+  onProgress?: (report: ProgressReport) => void | Promise<void>
+}
+
 /**
  * One adt-ls process and its LSP connection: the building block under `createAdtLs`, for
  * talking LSP to adt-ls yourself. The driver listens on a private local socket (a named pipe on
@@ -306,6 +336,19 @@ export declare class AdtLsDriver {
    * else, so one may wait (for a user, say) while adt-ls keeps talking.
    */
   setRequestHandler(method: string, handler: ServerRequestHandler): void
+  /**
+   * Call `handler(params)` for every server notification `method` (for example
+   * `adtLs/destinations/logonStateChanged` or `$/progress`), on the JS thread, in arrival
+   * order; works before `start()` and across restarts. A handler that throws or rejects is
+   * logged as a warning and changes nothing else. Returns a function that removes the handler.
+   *
+   * @example
+   * ```ts
+   * const off = driver.onNotification('adtLs/destinations/logonStateChanged', (p) => console.log(p));
+   * off();
+   * ```
+   */
+  onNotification(method: string, handler: NotificationHandler): () => void
   /**
    * Stop adt-ls and release everything: pending requests reject, the pipe closes, the process tree
    * is killed (waiting up to 5 s for it), and the data dir is removed when the driver made it. No
@@ -1066,6 +1109,16 @@ export interface EntitySet {
   navigations: Array<string>
 }
 
+/** `exit`: the adt-ls process ended. */
+export interface ExitEvent {
+  /** Its exit code; `null` when a signal ended it. */
+  code: number | null
+  /** The signal that ended it (`SIGKILL` after `dispose()`), else `null`. */
+  signal: string | null
+  /** `true` when `dispose()` ended it; `false` for a crash or any other exit. */
+  expected: boolean
+}
+
 /** A content block of a tool result. */
 export interface FederatedContent {
   /** The block's text (for adt-ls's tools: the JSON payload, or an error message). */
@@ -1169,6 +1222,22 @@ export interface GeneratorSchema {
   schema: Record<string, unknown>
   /** A `content` pre-filled from the referenced object (`{}` without one). */
   referenceContent: Record<string, unknown>
+}
+
+/** `health`: `connected` or `backendLive` of {@link AdtLsClient.health} changed. */
+export interface HealthEvent {
+  /** The flags before the change. */
+  previous: HealthFlags
+  /** The flags after it (what `health()` reports now). */
+  current: HealthFlags
+}
+
+/** `connected` / `backendLive` as {@link AdtLsClient.health} reports them. */
+export interface HealthFlags {
+  /** A destination is logged on. */
+  connected: boolean
+  /** Connected and the SAP session was last found alive. */
+  backendLive: boolean
 }
 
 /** `health()`: a connection and liveness snapshot (synchronous, no request sent). */
@@ -1292,6 +1361,16 @@ export interface Locator {
   line?: number
   /** 1-based character (UTF-16 code units); needs `line`. */
   character?: number
+}
+
+/** `logonState`: adt-ls's `adtLs/destinations/logonStateChanged` notification. */
+export interface LogonStateEvent {
+  /** The adt-ls destination, e.g. `ADTLS`. */
+  destinationId: string
+  /** adt-ls's logon state, e.g. `connected` or `disconnected`. */
+  logonState: string
+  /** adt-ls's message for the state, when it gave one (secrets masked). */
+  message?: string
 }
 
 /** Markdown or plain text. */
@@ -1422,6 +1501,21 @@ export interface Position {
   character: number
 }
 
+/**
+ * One report to `onProgress`: `progress` out of `total` when the total is known. From MCP
+ * `notifications/progress` as sent; from LSP `$/progress`, `percentage` of `total: 100`
+ * (`begin` without a percentage is `0` without total, `end` is `100` of `100`) with the
+ * `message` (else the `begin` title).
+ */
+export interface ProgressReport {
+  /** Work done so far. */
+  progress: number
+  /** The total, when known. */
+  total?: number
+  /** What is being done. */
+  message?: string
+}
+
 /** `publishServiceBinding`: adt-ls's answer. */
 export interface PublishServiceBindingResult {
   /** adt-ls carried out the request. */
@@ -1446,6 +1540,17 @@ export interface Range {
   start: Position
   /** The position just after the range (equal to `start` for an empty range). */
   end: Position
+}
+
+/** `relogon`: a re-logon started or ended (concurrent triggers share one attempt). */
+export interface RelogonEvent {
+  /** `started`, then `succeeded` or `failed`. */
+  status: 'started' | 'succeeded' | 'failed'
+  /**
+   * What triggered it: a call that found the session logged off, the keep-alive probe
+   * that found it dead, or `reconnect()`.
+   */
+  reason: 'call' | 'keepAlive' | 'reconnect'
 }
 
 /**
@@ -1995,6 +2100,19 @@ export interface AdtLsClient {
   dispose(): Promise<void>
   /** `dispose()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>
+  /**
+   * Call `listener` on every `type` event (docs/events.md): `logonState`, `health`, `relogon`,
+   * `exit`. Listeners run on the JS thread, never keep the script alive, and may throw or
+   * reject (logged as a warning). After `dispose()` only the final `exit` event comes.
+   * Returns a function that removes the listener.
+   * @throws `ERR_INVALID_ARG_VALUE` for an unknown event name, `ERR_INVALID_ARG_TYPE` for a
+   * listener that is not a function
+   */
+  on<K extends AdtLsEventName>(type: K, listener: AdtLsEventListener<K>): () => void
+  /** As `on`, for the next `type` event only. */
+  once<K extends AdtLsEventName>(type: K, listener: AdtLsEventListener<K>): () => void
+  /** Remove the most recently added `listener` of `type` (no-op when it is not registered). */
+  off<K extends AdtLsEventName>(type: K, listener: AdtLsEventListener<K>): void
 }
 
 /**
@@ -2021,14 +2139,16 @@ export interface Lifecycle {
   /**
    * Activate with the native `adtLs/activation/activate` (per-phase flags, refreshed URIs,
    * optional `forceActivation`). Resolves `success: false` with the LSP `diagnostics` per
-   * file when the check fails; rejects when the request itself fails.
+   * file when the check fails; rejects when the request itself fails. `onProgress` gets
+   * adt-ls's `$/progress` reports (docs/events.md#progress).
    */
-  activate(args: ObjectRef & { forceActivation?: boolean }, options?: CallOptions): Promise<ActivateResult>
+  activate(args: ObjectRef & { forceActivation?: boolean } & ProgressOptions, options?: CallOptions): Promise<ActivateResult>
   /**
    * Run the object's ABAP Unit tests with the MCP tool `abap_run_unit_tests`. Rejects with
-   * the tool's message when it reports an error.
+   * the tool's message when it reports an error. `onProgress` gets the tool's MCP
+   * progress notifications (docs/events.md#progress).
    */
-  runUnitTests(args: ObjectRef, options?: CallOptions): Promise<unknown>
+  runUnitTests(args: ObjectRef & ProgressOptions, options?: CallOptions): Promise<unknown>
   /** Delete the object (its `.json` metadata) with `adtLs/fileSystem/delete`. */
   delete(args: ObjectRef, options?: CallOptions): Promise<void>
   /**
@@ -2147,14 +2267,16 @@ export interface Quality {
   /**
    * Run ABAP Test Cockpit static analysis (`adtLs/atc/runCheck`; empty `checkVariant` =
    * system default). Report only; rejects when `timeoutMs` (default 60 000) passes.
+   * `onProgress` gets adt-ls's `$/progress` reports (docs/events.md#progress).
    */
-  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number } & CallOptions): Promise<AtcRunResult>
+  runAtc(ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number } & ProgressOptions & CallOptions): Promise<AtcRunResult>
   /**
    * Run ABAP Unit with code coverage (`adtLs/abapUnit/runTests`, then
    * `adtLs/coverage/getCoverage`) -> `{ status, result, coverage }`. Rejects when
-   * `timeoutMs` (default 120 000) passes.
+   * `timeoutMs` (default 120 000) passes. `onProgress` gets adt-ls's `$/progress` reports
+   * (docs/events.md#progress).
    */
-  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number } & CallOptions): Promise<UnitTestsWithCoverage>
+  runUnitTestsWithCoverage(ref: ObjectRef, opts?: { timeoutMs?: number } & ProgressOptions & CallOptions): Promise<UnitTestsWithCoverage>
 }
 
 /** Escape hatches: any LSP request, any tool of adt-ls's MCP server. */

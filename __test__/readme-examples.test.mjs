@@ -16,8 +16,15 @@ import { startSapBackend } from '../simulator/lib/sap/index.mjs';
 import { installFakeExtension } from '../simulator/lib/install.mjs';
 import { PASSWORD } from './fixtures/client/support.mjs';
 
-/** One runnable example per client namespace, and what its output must show. */
+/** The runnable examples in README order (Usage first, then one per client namespace), and what
+ * each output must show. */
 const EXPECTED = {
+  events: [
+    /^ATC 50\/100 Running ATC checks: half way$/m,
+    /^relogon started reconnect$/m,
+    /^relogon succeeded reconnect$/m,
+    /^adt-ls exited, expected: true$/m,
+  ],
   repository: [/^CL_ABAP_TYPEDESCR \S+/m, /^class cl_abap_\w+ definition/im],
   source: [/^CLASS zcl_test DEFINITION/im],
   lifecycle: [/^activated: true diagnostics: 0$/m, /^deleted ZCL_README_[0-9A-Z]{1,6}$/m],
@@ -79,14 +86,17 @@ function run(file, env, ms = 90_000) {
   });
 }
 
-test('the README has exactly one runnable example per client namespace', () => {
+/** Runnable examples of the Usage section that are not about one namespace. */
+const USAGE_EXAMPLES = ['events'];
+
+test('the README has exactly one runnable example per client namespace (and the Usage ones)', () => {
   assert.deepEqual(
     blocks.map((b) => b.name),
     Object.keys(EXPECTED),
   );
   for (const { name, code } of blocks) {
     assert.match(code, /from 'adt-ls-native'/, `${name}: imports the package as a user would`);
-    assert.match(code, new RegExp(`\\badt\\.${name}\\.`), `${name}: uses its namespace`);
+    if (!USAGE_EXAMPLES.includes(name)) assert.match(code, new RegExp(`\\badt\\.${name}\\.`), `${name}: uses its namespace`);
     assert.match(code, /await adt\.dispose\(\)/, `${name}: disposes the client`);
   }
 });

@@ -11,7 +11,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as lib from '../index.js';
 import { startSapBackend } from '../simulator/lib/sap/index.mjs';
-import { until } from './helpers.mjs';
+import { join } from 'node:path';
+import { ROOT, until } from './helpers.mjs';
+import { declarationProgram } from './support/declarations.mjs';
 import { PASSWORD, CLIENT_BOUNDS, installedAdtLs, captureLogs } from './fixtures/client/support.mjs';
 
 const {
@@ -116,6 +118,8 @@ const SYNCHRONOUS = [
   ['new AdtLsDriver', () => new AdtLsDriver('/adt-ls', { trace: {} }), 'opts.trace.file'],
   ['setRequestHandler', () => new AdtLsDriver('/adt-ls').setRequestHandler(5, noop), 'method'],
   ['setRequestHandler', () => new AdtLsDriver('/adt-ls').setRequestHandler('m', 'handler'), 'handler'],
+  ['onNotification', () => new AdtLsDriver('/adt-ls').onNotification(5, noop), 'method'],
+  ['onNotification', () => new AdtLsDriver('/adt-ls').onNotification('m', 'handler'), 'handler'],
   ['new AdtLsMcpClient', () => new AdtLsMcpClient(5, 'mcp-secret-1'), 'baseUrl'],
   ['new AdtLsMcpClient', () => new AdtLsMcpClient('http://127.0.0.1:9/mcp', undefined), 'token'],
   ['new AdtLsMcpClient', () => new AdtLsMcpClient('http://127.0.0.1:9/mcp', 't', 'me'), 'clientInfo'],
@@ -261,12 +265,16 @@ test('the README example with the password variable unset names the password', (
   assert.equal(e.message, 'password must be a string, received undefined');
 });
 
+/** The client's synchronous event methods (docs/events.md). */
+const EVENT_METHODS = ['on', 'once', 'off'];
+
 /** The client's methods, found by walking its namespaces: `[dotted name, function]`. */
 function clientMethods(c) {
   const out = [];
   for (const [key, value] of Object.entries(c)) {
     if (typeof value === 'function') {
-      if (!['dispose', 'health'].includes(key)) out.push([key, value]);
+      // health and dispose take nothing; on/once/off are synchronous (their own test below).
+      if (!['dispose', 'health', ...EVENT_METHODS].includes(key)) out.push([key, value]);
     } else if (value && typeof value === 'object') {
       for (const [name, fn] of Object.entries(value)) {
         // diffPages returns an iterator, not a promise: its own test below.
@@ -311,6 +319,42 @@ test('every client method: wrong types and missing values reject with an argumen
   assert.ok(parameterless.length < methods.length / 4, `too many methods ignore junk: ${parameterless}`);
 });
 
+test('client.on/once/off throw synchronously: an unknown event name lists the names, a listener must be a function', () => {
+  const present = Object.entries(client).filter(([, v]) => typeof v === 'function').map(([k]) => k);
+  for (const name of EVENT_METHODS) assert.ok(present.includes(name), `the client has ${name}`);
+  for (const name of EVENT_METHODS) {
+    const unknown = thrownBy(() => client[name]('logon', noop), name);
+    assertArgumentError(unknown, 'type', `${name}('logon')`);
+    assert.equal(unknown.code, 'ERR_INVALID_ARG_VALUE');
+    assert.equal(unknown.message, "type must be one of 'logonState', 'health', 'relogon', 'exit', received type string ('logon')");
+    assertArgumentError(thrownBy(() => client[name](5, noop), name), 'type', `${name}(5)`);
+    assertArgumentError(thrownBy(() => client[name]('health', 'f'), name), 'listener', `${name}(listener)`);
+    assertArgumentError(thrownBy(() => client[name]('health'), name), 'listener', `${name}()`);
+  }
+});
+
+test('ProgressOptions: every declared member is read by the four long operations (a wrong value is refused by name)', async () => {
+  const dts = join(ROOT, 'index.d.ts');
+  const reader = declarationProgram([dts]);
+  const symbol = reader.exportsOf(dts).find((e) => e.name === 'ProgressOptions')?.symbol;
+  assert.ok(symbol, 'index.d.ts exports ProgressOptions');
+  const members = reader.checker
+    .getPropertiesOfType(reader.checker.getDeclaredTypeOfSymbol(symbol))
+    .map((m) => m.getName());
+  assert.deepEqual(members, ['onProgress']);
+  const ref = { name: 'CL_ABAP_TYPEDESCR', objectType: 'CLAS/OC' };
+  for (const member of members) {
+    for (const [label, call, path] of [
+      ['runAtc', () => client.quality.runAtc(ref, { [member]: 42 }), `opts.${member}`],
+      ['runUnitTestsWithCoverage', () => client.quality.runUnitTestsWithCoverage(ref, { [member]: 42 }), `opts.${member}`],
+      ['activate', () => client.lifecycle.activate({ ...ref, [member]: 42 }), `args.${member}`],
+      ['runUnitTests', () => client.lifecycle.runUnitTests({ ...ref, [member]: 42 }), `args.${member}`],
+    ]) {
+      assertArgumentError(await rejectionOf(call, label), path, `${label} ${member}`);
+    }
+  }
+});
+
 test('client option mistakes from the issue: wrong types and out-of-range numbers', async () => {
   const ref = { name: 'CL_ABAP_TYPEDESCR', objectType: 'CLAS/OC' };
   for (const [label, call, path] of [
@@ -323,6 +367,10 @@ test('client option mistakes from the issue: wrong types and out-of-range number
     ['ref.objectType', () => client.navigation.hover({ name: 'X' }, { symbol: 'x' }), 'ref.objectType'],
     ['locator', () => client.navigation.hover(ref, 'x'), 'locator'],
     ['runAtc timeout', () => client.quality.runAtc(ref, { timeoutMs: 0 }), 'opts.timeoutMs'],
+    ['runAtc onProgress', () => client.quality.runAtc(ref, { onProgress: 'x' }), 'opts.onProgress'],
+    ['coverage onProgress', () => client.quality.runUnitTestsWithCoverage(ref, { onProgress: 1 }), 'opts.onProgress'],
+    ['activate onProgress', () => client.lifecycle.activate({ ...ref, onProgress: {} }), 'args.onProgress'],
+    ['runUnitTests onProgress', () => client.lifecycle.runUnitTests({ ...ref, onProgress: true }), 'args.onProgress'],
     ['objectType', () => client.lifecycle.getObjectTypeDetails(5), 'objectType'],
     ['raw.lsp', () => client.raw.lsp(5), 'method'],
     ['raw.tool args', () => client.raw.tool('abap_x', 'args'), 'args'],

@@ -29,6 +29,7 @@ pub mod mcp;
 pub mod option_keys;
 pub mod option_values;
 pub mod process;
+pub mod progress;
 pub mod redact;
 pub mod resilience;
 pub mod text;

@@ -90,9 +90,9 @@ pub const FORMAT: &[&str] = &["tabSize", "insertSpaces"];
 /// `quality.listAtcVariants(ref, opts)`.
 pub const ATC_VARIANTS: &[&str] = &["query"];
 /// `quality.runAtc(ref, opts)`.
-pub const RUN_ATC: &[&str] = &["checkVariant", "timeoutMs"];
+pub const RUN_ATC: &[&str] = &["checkVariant", "timeoutMs", "onProgress"];
 /// `quality.runUnitTestsWithCoverage(ref, opts)`.
-pub const COVERAGE: &[&str] = &["timeoutMs"];
+pub const COVERAGE: &[&str] = &["timeoutMs", "onProgress"];
 /// `services.getServiceInfo(ref, opts)`.
 pub const SERVICE_INFO: &[&str] = &["service"];
 /// `lifecycle.getObjectTypeDetails(objectType, opts)` and `getCreationForm`.

@@ -226,3 +226,33 @@ export interface AdtLsError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------
+
+/** Called with a server notification's params (`null` when it had none); may be async. */
+export type NotificationHandler = (params: unknown) => void | Promise<void>
+
+/** The events of {@link AdtLsClient} and their payloads (docs/events.md). */
+export interface AdtLsEventMap {
+  /** adt-ls reported a logon state change (`adtLs/destinations/logonStateChanged`). */
+  logonState: LogonStateEvent
+  /** `health().connected` or `health().backendLive` changed. */
+  health: HealthEvent
+  /** A re-logon started or ended. */
+  relogon: RelogonEvent
+  /** adt-ls exited (the last event after `dispose()`). */
+  exit: ExitEvent
+}
+
+/** The name of an {@link AdtLsClient} event. */
+export type AdtLsEventName = keyof AdtLsEventMap
+
+/** A listener of the event `K`; may be async (a rejection is logged, never thrown). */
+export type AdtLsEventListener<K extends AdtLsEventName> = (event: AdtLsEventMap[K]) => void | Promise<void>
+
+/** `onProgress` for the long operations (`runAtc`, `runUnitTestsWithCoverage`, `runUnitTests`, `activate`). */
+export interface ProgressOptions {
+  /**
+   * Called on the JS thread with each progress report adt-ls sends while the call runs
+   * (never after its promise settled). A throw or rejection is logged, never thrown.
+   */
+  onProgress?: (report: ProgressReport) => void | Promise<void>
+}

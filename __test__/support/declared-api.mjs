@@ -15,8 +15,8 @@ const interfaces = new Map(
 
 const isExported = (node) => (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 
-/** The members of `AdtLsClient` that are not dispatched methods. */
-export const CLIENT_LIFECYCLE_MEMBERS = ['health', 'dispose'];
+/** The members of `AdtLsClient` that are not dispatched methods (lifecycle and events). */
+export const CLIENT_LIFECYCLE_MEMBERS = ['health', 'dispose', 'on', 'once', 'off'];
 
 /** Every dotted method of `AdtLsClient` (`repository.search`, `capabilities`, ...). */
 export function declaredClientMethods() {

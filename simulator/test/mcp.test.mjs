@@ -877,6 +877,70 @@ function connectToStarted(result) {
   return connectOfficialClient({ url: `http://localhost:${result.port}/mcp`, token: result.token });
 }
 
+describe('MCP progress', () => {
+  test('abap_run_unit_tests reports progress over SSE only when the call has a progressToken', async () => {
+    const lsp = createLspPair();
+    try {
+      const port = await freePort();
+      const started = await lsp.request('adtLs/mcp/startMCPServer', { port, token: 'tok', fileSystemMode: 'VFS' });
+      lsp.ctx.setBackend('A4H', {
+        async call(op) {
+          if (op === 'tool:abap_run_unit_tests') return { text: 'Overall Test Run Status: [PASSED]' };
+          if (op === 'tool:abap_list_destinations') return { text: '[]' };
+          throw new Error(`unexpected ${op}`);
+        },
+      });
+      assert.equal(await lsp.request('adtLs/mcp/setDestination', { destinationId: 'A4H' }), null);
+
+      // The official client's onprogress sends a token and receives the reports.
+      const { client } = await connectToStarted(started);
+      try {
+        const reports = [];
+        const call = { name: 'abap_run_unit_tests', arguments: { uris: ['abap:/x.clas.abap'] } };
+        const done = await withTimeout(client.callTool(call, undefined, { onprogress: (p) => reports.push(p) }));
+        assert.equal(done.content[0].text, 'Overall Test Run Status: [PASSED]');
+        assert.deepEqual(reports, [
+          { progress: 1, total: 3, message: 'abap_run_unit_tests: started' },
+          { progress: 2, total: 3, message: 'abap_run_unit_tests: running' },
+          { progress: 3, total: 3, message: 'abap_run_unit_tests: done' },
+        ]);
+        const quiet = [];
+        await withTimeout(client.callTool({ name: 'abap_list_destinations', arguments: {} }, undefined, { onprogress: (p) => quiet.push(p) }));
+        assert.deepEqual(quiet, [], 'other tools report nothing');
+      } finally {
+        await client.close();
+      }
+
+      // On the wire: progress notifications only in the answer to the call with a token.
+      const srv = { url: `http://127.0.0.1:${started.port}/mcp`, token: started.token };
+      const session = await rawConnect(srv);
+      const params = { name: 'abap_run_unit_tests', arguments: { uris: ['abap:/x.clas.abap'] } };
+      const messagesOf = async (res, id) => {
+        if (!res.headers.get('content-type').startsWith('text/event-stream')) return [await res.json()];
+        const { text, reader } = await readAnswer(res, id);
+        await reader.cancel().catch(() => {});
+        return parseSse(text).map((e) => JSON.parse(e.data));
+      };
+      const progressOf = (messages) =>
+        messages.filter((m) => m.method === 'notifications/progress').map((m) => [m.params.progressToken, m.params.progress]);
+      const plain = await messagesOf(await post(srv, { jsonrpc: '2.0', id: 7, method: 'tools/call', params }, { session }), 7);
+      assert.equal(plain.at(-1).id, 7);
+      assert.deepEqual(progressOf(plain), [], 'nothing without a token');
+      const streamed = await post(
+        srv,
+        { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { ...params, _meta: { progressToken: 'p-8' } } },
+        { session },
+      );
+      assert.match(streamed.headers.get('content-type'), /^text\/event-stream/, 'a call asking for progress gets a stream');
+      const messages = await messagesOf(streamed, 8);
+      assert.equal(messages.at(-1).result.content[0].text, 'Overall Test Run Status: [PASSED]');
+      assert.deepEqual(progressOf(messages), [['p-8', 1], ['p-8', 2], ['p-8', 3]]);
+    } finally {
+      await lsp.dispose();
+    }
+  });
+});
+
 describe('LSP lifecycle: adtLs/mcp/*', () => {
   test('ports outside 1024..65535 are rejected with the exact message', async () => {
     const lsp = createLspPair();

@@ -255,7 +255,9 @@ pub async fn revive_if_dead(client: &Client) -> bool {
         return false;
     }
     log::warn(SESSION_DEAD);
-    client.relogon().await
+    client
+        .relogon(super::events::RelogonReason::KeepAlive)
+        .await
 }
 
 /// The warm-up probe and, unless disabled, the keep-alive loop.

@@ -7,6 +7,7 @@ mod args;
 mod connect_session;
 mod deadline;
 mod dispatch;
+pub mod events;
 mod lifecycle;
 mod navigation;
 mod ns_args;
@@ -64,6 +65,10 @@ pub(crate) struct Inner {
     pub disposed_tx: watch::Sender<bool>,
     pub background: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     pub proxy: Mutex<Option<crate::tls::proxy::ProxyHandle>>,
+    /// Where the client's events go (docs/events.md).
+    pub events: events::EventBus,
+    /// adt-ls's exit status (for the `exit` event).
+    pub exit: Option<watch::Receiver<Option<crate::process::child::ExitInfo>>>,
     /// Background logon failures, so a re-logon ends with the cause instead of a timeout.
     pub logon_failures: connect_session::LogonFailures,
     pub opts: ClientOptions,
@@ -157,17 +162,23 @@ impl Client {
             .ok_or_else(|| Error::coded(crate::error::codes::NOT_CONNECTED, state::NO_DESTINATION))
     }
 
+    /// Where the client's events go; the JS layer sets the sink.
+    pub fn events(&self) -> &events::EventBus {
+        &self.inner.events
+    }
+
     /// Re-logon (single flight), when connected: `true` when the session is live afterwards.
     pub(crate) fn relogon_fn(&self) -> Option<Relogon> {
         self.inner.destination.as_ref()?;
         let me = self.clone();
         Some(Arc::new(move || {
             let me = me.clone();
-            Box::pin(async move { me.relogon().await })
+            Box::pin(async move { me.relogon(events::RelogonReason::Call).await })
         }))
     }
 
-    pub(crate) async fn relogon(&self) -> bool {
+    /// One re-logon shared by concurrent callers; emits `relogon` when it starts and ends.
+    pub(crate) async fn relogon(&self, reason: events::RelogonReason) -> bool {
         let Some(dest) = self.inner.destination.clone() else {
             return false;
         };
@@ -175,8 +186,14 @@ impl Client {
         self.inner
             .relogon_flight
             .run(|| async move {
+                let bus = &me.inner.events;
+                bus.emit(events::ClientEvent::Relogon { reason, ok: None });
                 let ok = connect_session::relogon_once(&me, &dest).await;
                 me.inner.state.set_backend_live(ok);
+                bus.emit(events::ClientEvent::Relogon {
+                    reason,
+                    ok: Some(ok),
+                });
                 ok
             })
             .await
@@ -260,6 +277,7 @@ impl Client {
         if !self.inner.state.mark_disposed() {
             return;
         }
+        self.inner.events.close();
         let _ = self.inner.disposed_tx.send(true);
         for task in std::mem::take(
             &mut *self
@@ -274,6 +292,12 @@ impl Client {
         let _ = self.inner.mcp.close().await;
         self.inner.driver.dispose().await;
         self.inner.driver.clear_handlers();
+        let status = self.inner.exit.as_ref().and_then(|rx| *rx.borrow());
+        self.inner.events.finish(events::ClientEvent::Exit {
+            code: status.and_then(|s| s.code),
+            signal: status.and_then(|s| s.signal_text()),
+            expected: true,
+        });
         let proxy = self
             .inner
             .proxy

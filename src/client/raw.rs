@@ -37,7 +37,9 @@ pub fn reconnect(client: &Client) -> impl Future<Output = Result<Value>> + Send 
     let me = client.clone();
     async move {
         touched?;
-        Ok(Value::Bool(me.relogon().await))
+        Ok(Value::Bool(
+            me.relogon(super::events::RelogonReason::Reconnect).await,
+        ))
     }
 }
 

@@ -112,7 +112,20 @@ async fn build(
         },
     );
     made.driver = Some(driver.clone());
+    let events = super::events::EventBus::default();
+    let bus = events.clone();
+    driver.add_notification_listener(
+        crate::auth::destinations::LSP_LOGON_STATE_CHANGED,
+        std::sync::Arc::new(move |params| {
+            if let Some(event) =
+                super::events::ClientEvent::from_logon_notification(params.as_ref())
+            {
+                bus.emit(event);
+            }
+        }),
+    );
     let init = driver.start(opts.start_timeout).await?;
+    let exit = driver.exit_watch();
     let store = work_base.join("destinations.json");
     crate::auth::destinations::initialize_service(&driver, &store.to_string_lossy()).await?;
 
@@ -153,7 +166,9 @@ async fn build(
             .and_then(|c| c.probe.clone())
             .unwrap_or_default(),
         init,
-        state: State::new(connected),
+        state: State::new(connected, events.clone()),
+        events,
+        exit,
         relogon_flight: Default::default(),
         disposed_tx,
         background: Mutex::new(Vec::new()),
@@ -165,10 +180,39 @@ async fn build(
     made.driver = None;
     made.mcp = None;
     made.work_base = None;
+    watch_exit(&client);
     if connected {
         connect_session::warm_up(&client).await;
     }
     Ok(client)
+}
+
+/// Emit `exit` (not expected) when adt-ls ends while the client is not disposed.
+fn watch_exit(client: &Client) {
+    let Some(mut exit) = client.inner().exit.clone() else {
+        return;
+    };
+    let weak = std::sync::Arc::downgrade(&client.inner_arc());
+    let task = tokio::spawn(async move {
+        let Ok(status) = exit.wait_for(Option::is_some).await.map(|s| *s) else {
+            return;
+        };
+        let Some(inner) = weak.upgrade() else { return };
+        if inner.state.is_disposed() {
+            return;
+        }
+        inner.events.emit(super::events::ClientEvent::Exit {
+            code: status.and_then(|s| s.code),
+            signal: status.and_then(|s| s.signal_text()),
+            expected: false,
+        });
+    });
+    client
+        .inner()
+        .background
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(task);
 }
 
 /// Start adt-ls's MCP server (port fallback from `mcpPort`) and open the MCP session.

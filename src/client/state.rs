@@ -1,6 +1,8 @@
 //! What the client knows about itself: connected, backend live, disposed, the last user
-//! activity (for the keep-alive), and the `health()` snapshot built from it.
+//! activity (for the keep-alive), and the `health()` snapshot built from it. A change of
+//! `connected` / `backendLive` (as `health()` reports them) is emitted as a `health` event.
 
+use super::events::{ClientEvent, EventBus, HealthFlags};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -25,14 +27,25 @@ struct Flags {
     last_activity: Instant,
 }
 
-#[derive(Debug)]
 pub struct State {
     flags: Mutex<Flags>,
+    events: EventBus,
+}
+
+impl Flags {
+    /// `connected` and `backendLive` as `health()` reports them.
+    fn health(&self) -> HealthFlags {
+        HealthFlags {
+            connected: self.connected,
+            backend_live: self.connected && self.backend_live,
+        }
+    }
 }
 
 impl State {
-    pub fn new(connected: bool) -> Self {
+    pub fn new(connected: bool, events: EventBus) -> Self {
         State {
+            events,
             flags: Mutex::new(Flags {
                 connected,
                 backend_live: false,
@@ -70,7 +83,7 @@ impl State {
     }
 
     pub fn set_connected(&self, v: bool) {
-        self.with(|f| f.connected = v);
+        self.change(|f| f.connected = v);
     }
 
     pub fn backend_live(&self) -> bool {
@@ -78,7 +91,19 @@ impl State {
     }
 
     pub fn set_backend_live(&self, v: bool) {
-        self.with(|f| f.backend_live = v);
+        self.change(|f| f.backend_live = v);
+    }
+
+    /// Apply `f`; emit a `health` event when the reported flags changed.
+    fn change(&self, f: impl FnOnce(&mut Flags)) {
+        let (previous, current) = self.with(|flags| {
+            let previous = flags.health();
+            f(flags);
+            (previous, flags.health())
+        });
+        if previous != current {
+            self.events.emit(ClientEvent::Health { previous, current });
+        }
     }
 
     /// Mark disposed (and no longer connected or live); false if it already was.

@@ -128,9 +128,15 @@ impl Driver {
         self.inner.router.set_handler(method, handler);
     }
 
-    /// Listen to a server notification (for example `adtLs/destinations/logonStateChanged`).
-    pub fn add_notification_listener(&self, method: &str, listener: NotificationListener) {
-        self.inner.router.add_listener(method, listener);
+    /// Listen to a server notification (for example `adtLs/destinations/logonStateChanged`);
+    /// the id removes the listener again. Works before `start()`.
+    pub fn add_notification_listener(&self, method: &str, listener: NotificationListener) -> u64 {
+        self.inner.router.add_listener(method, listener)
+    }
+
+    /// Remove a listener added with [`Driver::add_notification_listener`].
+    pub fn remove_notification_listener(&self, method: &str, id: u64) -> bool {
+        self.inner.router.remove_listener(method, id)
     }
 
     /// The `initialize` result while started.
@@ -146,6 +152,11 @@ impl Driver {
     /// The `--pipe=` address of the running process.
     pub fn pipe_address(&self) -> Option<String> {
         self.session().map(|s| s.pipe_address.clone())
+    }
+
+    /// The exit status of the running process, `None` until it exits (while started).
+    pub fn exit_watch(&self) -> Option<watch::Receiver<Option<child::ExitInfo>>> {
+        self.session().map(|s| s.child.exit_watch())
     }
 
     /// The child's pid while started.
@@ -193,11 +204,34 @@ impl Driver {
         timeout: Option<Duration>,
     ) -> impl Future<Output = Result<Value>> + Send + 'static {
         let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
+        let (params, route) = self.with_progress_token(params);
         let sent = match self.session() {
             Some(session) => session.conn.send_request(method, params),
             None => Err(Error::coded(crate::error::codes::NOT_STARTED, NOT_STARTED)),
         };
-        async move { sent?.wait(Some(limit)).await }
+        async move {
+            let out = sent?.wait(Some(limit)).await;
+            drop(route);
+            out
+        }
+    }
+
+    /// Inside a progress scope ([`crate::progress`]): a `workDoneToken` in the (object)
+    /// params, routed to the scope's sink while the request is in flight.
+    fn with_progress_token(
+        &self,
+        params: Option<Value>,
+    ) -> (Option<Value>, Option<router::ProgressRoute>) {
+        let Some(sink) = crate::progress::current() else {
+            return (params, None);
+        };
+        let Some(Value::Object(mut map)) = params else {
+            return (params, None);
+        };
+        let token = sink.issue_token();
+        map.insert("workDoneToken".into(), Value::String(token.clone()));
+        let route = self.inner.router.route_progress(token, sink);
+        (Some(Value::Object(map)), Some(route))
     }
 
     /// [`Driver::request`] with params and result as JSON text (nothing is parsed on the way:

@@ -1,12 +1,17 @@
 //! Routing of server->client requests (the reference's `routeServerRequest`): a registered
 //! handler always wins; otherwise `workspace/configuration` is answered with one `null` per
 //! requested item (a bare `null` breaks adt-ls's destination initialisation) and every other
-//! request with `null`. Notifications go to registered listeners and are otherwise dropped.
+//! request with `null`. Notifications go to registered listeners and are otherwise dropped;
+//! `$/progress` also goes to the progress sink of the request that sent its token.
 
 use crate::lsp::{BoxFuture, NotificationSink, RequestRouter};
+use crate::progress::{self, Report, Sink};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+const PROGRESS: &str = "$/progress";
 
 /// A handler for one server->client request method. `Err(message)` is answered as a
 /// JSON-RPC error `Request <method> failed with message: <message>`.
@@ -20,7 +25,24 @@ pub type NotificationListener = Arc<dyn Fn(Option<Value>) + Send + Sync>;
 #[derive(Default)]
 pub struct Router {
     handlers: RwLock<HashMap<String, Arc<dyn ServerRequestHandler>>>,
-    listeners: RwLock<HashMap<String, Vec<NotificationListener>>>,
+    listeners: RwLock<HashMap<String, Vec<(u64, NotificationListener)>>>,
+    next_listener: AtomicU64,
+    /// `workDoneToken` -> the sink of the request in flight that sent it.
+    progress: Mutex<HashMap<String, Arc<Sink>>>,
+}
+
+/// Unregisters a progress token when the request is over (dropped with its future).
+pub struct ProgressRoute {
+    router: Arc<Router>,
+    token: String,
+}
+
+impl Drop for ProgressRoute {
+    fn drop(&mut self) {
+        if let Ok(mut map) = self.router.progress.lock() {
+            map.remove(&self.token);
+        }
+    }
 }
 
 impl Router {
@@ -46,10 +68,50 @@ impl Router {
         }
     }
 
-    pub fn add_listener(&self, method: &str, listener: NotificationListener) {
+    /// Add a listener; the id removes it again ([`Router::remove_listener`]).
+    pub fn add_listener(&self, method: &str, listener: NotificationListener) -> u64 {
+        let id = self.next_listener.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut map) = self.listeners.write() {
-            map.entry(method.to_string()).or_default().push(listener);
+            map.entry(method.to_string())
+                .or_default()
+                .push((id, listener));
         }
+        id
+    }
+
+    /// Remove the listener `id` added for `method`; false when it was not there.
+    pub fn remove_listener(&self, method: &str, id: u64) -> bool {
+        let Ok(mut map) = self.listeners.write() else {
+            return false;
+        };
+        let Some(list) = map.get_mut(method) else {
+            return false;
+        };
+        let before = list.len();
+        list.retain(|(i, _)| *i != id);
+        let removed = list.len() != before;
+        if list.is_empty() {
+            map.remove(method);
+        }
+        removed
+    }
+
+    /// Route `$/progress` with `token` to `sink` until the returned guard is dropped.
+    pub fn route_progress(self: &Arc<Self>, token: String, sink: Arc<Sink>) -> ProgressRoute {
+        if let Ok(mut map) = self.progress.lock() {
+            map.insert(token.clone(), sink);
+        }
+        ProgressRoute {
+            router: self.clone(),
+            token,
+        }
+    }
+
+    fn progress_sink(&self, params: Option<&Value>) -> Option<(Arc<Sink>, Report)> {
+        let params = params?;
+        let token = progress::token_key(params.get("token")?)?;
+        let sink = self.progress.lock().ok()?.get(&token).cloned()?;
+        Some((sink, Report::from_lsp(params.get("value")?)?))
     }
 
     fn handler(&self, method: &str) -> Option<Arc<dyn ServerRequestHandler>> {
@@ -87,13 +149,18 @@ impl RequestRouter for Router {
 
 impl NotificationSink for Router {
     fn notify(&self, method: &str, params: Option<Value>) {
+        if method == PROGRESS {
+            if let Some((sink, report)) = self.progress_sink(params.as_ref()) {
+                sink.report(report);
+            }
+        }
         let listeners = self
             .listeners
             .read()
             .ok()
             .and_then(|m| m.get(method).cloned())
             .unwrap_or_default();
-        for listener in listeners {
+        for (_, listener) in listeners {
             listener(params.clone());
         }
     }
@@ -163,9 +230,30 @@ mod tests {
         let r = Router::default();
         let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
         let s = seen.clone();
-        r.add_listener("n", Arc::new(move |p| s.lock().unwrap().push(p)));
+        let id = r.add_listener("n", Arc::new(move |p| s.lock().unwrap().push(p)));
         r.notify("n", Some(json!(1)));
         r.notify("other", None);
+        assert!(r.remove_listener("n", id));
+        assert!(!r.remove_listener("n", id));
+        r.notify("n", Some(json!(2)));
         assert_eq!(*seen.lock().unwrap(), vec![Some(json!(1))]);
+    }
+
+    #[test]
+    fn progress_goes_to_the_token_owner_while_routed() {
+        let r = Arc::new(Router::default());
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let s = seen.clone();
+        let sink = Sink::new(move |rep| s.lock().unwrap().push(rep.to_json()));
+        let route = r.route_progress("t1".into(), sink);
+        let value = json!({"kind": "report", "percentage": 50});
+        r.notify(PROGRESS, Some(json!({"token": "t1", "value": value})));
+        r.notify(PROGRESS, Some(json!({"token": "t2", "value": value})));
+        drop(route);
+        r.notify(PROGRESS, Some(json!({"token": "t1", "value": value})));
+        assert_eq!(
+            *seen.lock().unwrap(),
+            vec![json!({"progress": 50.0, "total": 100.0})]
+        );
     }
 }

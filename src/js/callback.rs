@@ -139,7 +139,7 @@ fn run(env: &Env, func: sys::napi_value, mut job: Job) {
 }
 
 /// Attach native `then` callbacks to a promise returned by the user.
-fn follow_promise<F>(env: &Env, promise: Unknown, send: F)
+pub(super) fn follow_promise<F>(env: &Env, promise: Unknown, send: F)
 where
     F: Fn(CallOutcome) + Clone + 'static,
 {

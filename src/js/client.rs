@@ -109,6 +109,7 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
         )?;
     }
     let for_health = client.clone();
+    let events_of = client.clone();
     let health = env.create_function_from_closure::<(), Json, _>("health", move |_| {
         Ok(Json(Some(health_json(&for_health.health()))))
     })?;
@@ -128,6 +129,7 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
     let dispose_raw = dispose.raw();
     root.set_named_property("dispose", dispose)?;
     super::dispose::attach(env, &root, dispose_raw)?;
+    super::events::attach(env, &mut root, &events_of)?;
     Ok(root)
 }
 
@@ -140,8 +142,17 @@ fn method_fn<'env>(
     at: CallOptionsAt,
 ) -> Result<Function<'env, Unknown<'env>, Settling<Json>>> {
     let name = method.rsplit('.').next().unwrap_or(method);
+    let progress_at = super::progress::options_at(method);
     env.create_function_from_closure(name, move |ctx| {
         let env = &*ctx.env;
+        let progress = match super::progress::from_args(env, &ctx, progress_at) {
+            Ok(p) => p,
+            Err(e) => {
+                return coded(env, async move { Err::<Option<Value>, _>(e) }, |_, v| {
+                    Ok(Json(v))
+                })
+            }
+        };
         let index = at.index();
         let given = (index < ctx.length())
             .then(|| ctx.get::<Unknown>(index).ok())
@@ -180,7 +191,7 @@ fn method_fn<'env>(
             env,
             call.opts,
             method,
-            move || client.call(method, args),
+            move || super::progress::run(progress, || client.call(method, args)),
             |_, v| Ok(Json(v)),
         )
     })

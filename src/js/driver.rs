@@ -6,9 +6,10 @@ use super::cancel;
 use super::checked;
 use super::errors::{coded, coded_deferred, throw};
 use super::json;
+use super::outbox::{self, Message};
 use super::settle::Settling;
 use super::timeouts::{timeout_arg, timeout_prop};
-use super::values::{Json, JsonText};
+use super::values::{Json, JsonText, Raw};
 use crate::auth::proxy_url::user_request_handler;
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
@@ -18,6 +19,7 @@ use crate::lsp::message::RawJson;
 use crate::lsp::BoxFuture;
 use crate::option_keys;
 use napi::bindgen_prelude::*;
+use napi::JsValue;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -245,6 +247,42 @@ impl AdtLsDriver {
         let handler = user_request_handler(&method, Arc::new(JsRequestHandler(cb)));
         self.driver.set_request_handler(&method, handler);
         Ok(())
+    }
+
+    /// Call `handler(params)` for every server notification `method` (for example
+    /// `adtLs/destinations/logonStateChanged` or `$/progress`), on the JS thread, in arrival
+    /// order; works before `start()` and across restarts. A handler that throws or rejects is
+    /// logged as a warning and changes nothing else. Returns a function that removes the handler.
+    ///
+    /// @example
+    /// ```ts
+    /// const off = driver.onNotification('adtLs/destinations/logonStateChanged', (p) => console.log(p));
+    /// off();
+    /// ```
+    #[napi(
+        ts_args_type = "method: string, handler: NotificationHandler",
+        ts_return_type = "() => void"
+    )]
+    pub fn on_notification(&self, env: Env, method: Unknown, handler: Unknown) -> Result<Raw> {
+        let method = checked::string(&env, Some(method), "method").or_else(|e| throw(&env, e))?;
+        let handler =
+            checked::function(&env, Some(handler), "handler").or_else(|e| throw(&env, e))?;
+        let label = format!("the notification handler for {method}");
+        let (target, outbox) = outbox::function_target(&env, handler.raw(), label)?;
+        let id = self.driver.add_notification_listener(
+            &method,
+            Arc::new(move |params: Option<Value>| {
+                outbox.post(target, Message::Call(params.unwrap_or(Value::Null)));
+            }),
+        );
+        let driver = self.driver.clone();
+        let off = env.create_function_from_closure::<(), (), _>("off", move |ctx| {
+            if driver.remove_notification_listener(&method, id) {
+                outbox::close_now(ctx.env, target);
+            }
+            Ok(())
+        })?;
+        Ok(Raw(off.raw()))
     }
 
     /// Stop adt-ls and release everything: pending requests reject, the pipe closes, the process tree

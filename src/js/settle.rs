@@ -2,10 +2,10 @@
 //! drains a queue of finished engine futures, instead of napi-rs's `AsyncBlock`, which
 //! creates and releases a thread-safe function (and an env cleanup hook) per promise. Any
 //! number of completions that arrive before the JS thread wakes up are settled in one
-//! wake-up, after pending log lines are delivered. The function is weak while nothing is
+//! wake-up, after pending log lines, events and progress reports are delivered. The function is weak while nothing is
 //! pending and holds the event loop open (like a pending `AsyncBlock` did) while something is.
 
-use super::logger;
+use super::{logger, outbox};
 use napi::bindgen_prelude::*;
 use napi::sys;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -210,6 +210,7 @@ fn drain(env: &Env) {
         return;
     }
     logger::flush(env);
+    outbox::flush(env);
     for (id, outcome) in batch {
         let entry = LOCAL.with(|slot| slot.borrow_mut().as_mut()?.waiting.remove(&id));
         let Some((deferred, finish)) = entry else {

@@ -40,3 +40,12 @@ impl<T: ToNapiValue> ToNapiValue for OrUndefined<T> {
         }
     }
 }
+
+/// A JS value made during the current call, returned as it is.
+pub struct Raw(pub napi::sys::napi_value);
+
+impl ToNapiValue for Raw {
+    unsafe fn to_napi_value(_: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
+        Ok(val.0)
+    }
+}

@@ -95,6 +95,7 @@ impl McpClient {
     }
 
     /// `tools/call`; the result is returned untouched (`isError` is not an error here).
+    /// Inside a progress scope ([`crate::progress`]) it asks for progress (`_meta.progressToken`).
     /// `timeout` overrides the default for this call.
     pub async fn call_tool(
         &self,
@@ -102,7 +103,10 @@ impl McpClient {
         args: Value,
         timeout: Option<Duration>,
     ) -> Result<Value> {
-        let params = tools::call_params(name, args);
+        let mut params = tools::call_params(name, args);
+        if let Some(sink) = crate::progress::current() {
+            params["_meta"] = serde_json::json!({ "progressToken": sink.issue_token() });
+        }
         self.request("tools/call", Some(params), timeout).await
     }
 

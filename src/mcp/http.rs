@@ -2,7 +2,8 @@
 //! with the required headers, status handling, and reading the answer from an
 //! `application/json` body or an incrementally parsed `text/event-stream`. Server->client
 //! requests seen in a stream are answered by a separate POST on the pooled client, at most
-//! [`McpLimits::max_concurrent_replies`] at a time (extra ones are dropped and logged). Bodies
+//! [`McpLimits::max_concurrent_replies`] at a time (extra ones are dropped and logged);
+//! `notifications/progress` with the current call's token goes to its progress sink. Bodies
 //! and events are read within [`McpLimits`]. Timeouts, cancellation and session policy live
 //! in `client.rs`; this module only moves one exchange.
 
@@ -321,6 +322,9 @@ impl Transport {
                 self.answer_server_request(&msg, headers);
                 Ok(None)
             }
+            Incoming::Notification {
+                method: "notifications/progress",
+            } if progress_for_us(&msg) => Ok(None),
             Incoming::Notification { method: note } => {
                 log::debug(format!("adt-ls MCP {method}: skipped notification {note}"));
                 Ok(None)
@@ -367,6 +371,27 @@ impl Transport {
 
 /// No proxy, no redirects; the ring crypto provider is installed if none is (reqwest would
 /// panic without one, even for plain HTTP).
+/// Hand a `notifications/progress` to the current call's sink when it issued the token.
+fn progress_for_us(msg: &Value) -> bool {
+    let Some(sink) = crate::progress::current() else {
+        return false;
+    };
+    let Some(params) = msg.get("params") else {
+        return false;
+    };
+    let owned = params
+        .get("progressToken")
+        .and_then(crate::progress::token_key)
+        .is_some_and(|t| sink.owns(&t));
+    match crate::progress::Report::from_mcp(params) {
+        Some(report) if owned => {
+            sink.report(report);
+            true
+        }
+        _ => false,
+    }
+}
+
 fn build_http_client(resolve: ResolveOverrides) -> Result<reqwest::Client> {
     if rustls::crypto::CryptoProvider::get_default().is_none() {
         // Losing a race with another installer is fine: a provider is installed either way.

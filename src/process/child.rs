@@ -41,6 +41,11 @@ impl ExitInfo {
             (None, None) => "code null".to_string(),
         }
     }
+
+    /// The terminating signal's name (`SIGKILL`), when a signal ended the process.
+    pub fn signal_text(&self) -> Option<String> {
+        self.signal.map(signal_name)
+    }
 }
 
 fn signal_name(sig: i32) -> String {

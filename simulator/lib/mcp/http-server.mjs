@@ -64,7 +64,10 @@ export async function startMcpHttpServer(opts = {}) {
 
   async function forwardToSdk(req, res, body, context) {
     const { method, requestIds, sessionId } = context;
-    const useSse = modes.response === 'sse' || SSE_FAULTS.some((fault) => faultApplies(modes, fault, method));
+    // Progress notifications need a stream: a call asking for progress is answered with SSE.
+    const wantsProgress = body?.params?._meta?.progressToken !== undefined;
+    const useSse =
+      modes.response === 'sse' || wantsProgress || SSE_FAULTS.some((fault) => faultApplies(modes, fault, method));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !useSse,

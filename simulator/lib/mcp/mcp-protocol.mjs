@@ -1,7 +1,8 @@
 // The MCP protocol layer of the simulated endpoint: a low-level SDK `Server` answering
 // initialize (configurable protocol version), tools/list (paging and broken-list modes) and
-// tools/call (ajv-validated arguments, results from a tool handler). One instance serves one
-// HTTP request; sessions are kept by the HTTP layer.
+// tools/call (ajv-validated arguments, results from a tool handler; `notifications/progress`
+// for the tools of PROGRESS_TOOLS when the call has `_meta.progressToken`). One instance
+// serves one HTTP request; sessions are kept by the HTTP layer.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -11,6 +12,9 @@ import {
 import { decodeCursor, encodeCursor } from './cursor.mjs';
 import { argumentProblem } from './validate-args.mjs';
 import { toCallToolResult } from './tool-results.mjs';
+
+/** Tools that report progress when the call carries `_meta.progressToken`. */
+export const PROGRESS_TOOLS = new Set(['abap_run_unit_tests']);
 
 export const SERVER_INFO = Object.freeze({ name: 'ADT MCP Server', version: '1.0.0' });
 const INVALID_PARAMS = -32602;
@@ -57,14 +61,26 @@ export function createMcpProtocolServer({ modes, tools, toolHandler }) {
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => listToolsPage(modes(), tools, request.params?.cursor));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const tool = byName.get(name);
     if (!tool) throw rpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
     const problem = argumentProblem(tool, args);
     if (problem) throw rpcError(INVALID_PARAMS, problem);
-    return toCallToolResult(await toolHandler(name, args));
+    const token = request.params._meta?.progressToken;
+    const report = PROGRESS_TOOLS.has(name) && token !== undefined
+      ? (progress, message) =>
+          extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, total: 3, message },
+          })
+      : async () => {};
+    await report(1, `${name}: started`);
+    await report(2, `${name}: running`);
+    const result = toCallToolResult(await toolHandler(name, args));
+    await report(3, `${name}: done`);
+    return result;
   });
 
   return server;

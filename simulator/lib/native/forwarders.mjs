@@ -1,10 +1,12 @@
 // The adt-ls native requests that live on the SAP backend (docs/wire.md#client-methods minus destinations/*
 // and mcp/*). Each forwards its params unchanged to the logged-on backend session of its
-// destination; backend errors come back with their message, code and data untouched.
+// destination; backend errors come back with their message, code and data untouched. A
+// `workDoneToken` is answered with `$/progress` (./progress.mjs) and not forwarded.
 
 import { ResponseError } from 'vscode-jsonrpc/node.js';
 import { INTERNAL_ERROR_CODE } from '../shell/gates.mjs';
 import { resolveDestination } from './destination.mjs';
+import { withWorkDoneProgress } from './progress.mjs';
 
 export const FORWARDED_METHODS = Object.freeze([
   'adtLs/abapUnit/runTests',
@@ -41,6 +43,8 @@ export async function forwardToBackend(ctx, method, params) {
 
 export function registerForwarders(ctx) {
   for (const method of FORWARDED_METHODS) {
-    ctx.onRequest(method, (params) => forwardToBackend(ctx, method, params));
+    ctx.onRequest(method, (params) =>
+      withWorkDoneProgress(ctx, method, params, (plain) => forwardToBackend(ctx, method, plain)),
+    );
   }
 }

@@ -6,6 +6,8 @@
 //   sim/askClient   -> sends the server->client request `{method, params}` to the SDK and
 //                      returns `{result}` or `{error: {code, message}}`, or `{timedOut: true}`
 //                      when the SDK does not answer within `timeoutMs` (default 5000)
+//   sim/notifyClient -> sends the server->client notification `{method, params}` to the SDK,
+//                      then answers `null`
 
 export function registerTestHooks(ctx) {
   ctx.onRequest('sim/echo', (params) => params);
@@ -29,6 +31,11 @@ export function registerTestHooks(ctx) {
     } finally {
       clearTimeout(timer);
     }
+  });
+  ctx.onRequest('sim/notifyClient', async (params) => {
+    const { method, params: args } = params ?? {};
+    await (args === undefined ? ctx.connection.sendNotification(method) : ctx.connection.sendNotification(method, args));
+    return null;
   });
   ctx.connection.onNotification('sim/note', () => {});
 }

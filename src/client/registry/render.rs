@@ -134,6 +134,18 @@ const CLIENT_TAIL: &[(&str, &str)] = &[
         " `dispose()`, for `await using`.\n",
         "[Symbol.asyncDispose](): Promise<void>",
     ),
+    (
+        " Call `listener` on every `type` event (docs/events.md): `logonState`, `health`, `relogon`,\n `exit`. Listeners run on the JS thread, never keep the script alive, and may throw or\n reject (logged as a warning). After `dispose()` only the final `exit` event comes.\n Returns a function that removes the listener.\n @throws `ERR_INVALID_ARG_VALUE` for an unknown event name, `ERR_INVALID_ARG_TYPE` for a\n listener that is not a function\n",
+        "on<K extends AdtLsEventName>(type: K, listener: AdtLsEventListener<K>): () => void",
+    ),
+    (
+        " As `on`, for the next `type` event only.\n",
+        "once<K extends AdtLsEventName>(type: K, listener: AdtLsEventListener<K>): () => void",
+    ),
+    (
+        " Remove the most recently added `listener` of `type` (no-op when it is not registered).\n",
+        "off<K extends AdtLsEventName>(type: K, listener: AdtLsEventListener<K>): void",
+    ),
 ];
 
 /// Members of namespace interfaces that are not dispatched methods: (namespace, JSDoc,

@@ -83,12 +83,14 @@ client_methods! {
 
     /// Activate with the native `adtLs/activation/activate` (per-phase flags, refreshed URIs,
     /// optional `forceActivation`). Resolves `success: false` with the LSP `diagnostics` per
-    /// file when the check fails; rejects when the request itself fails.
-    "lifecycle.activate" ("args: ObjectRef & { forceActivation?: boolean }") -> "ActivateResult" = |c, a| Box::pin(lifecycle::activate(c, a));
+    /// file when the check fails; rejects when the request itself fails. `onProgress` gets
+    /// adt-ls's `$/progress` reports (docs/events.md#progress).
+    "lifecycle.activate" ("args: ObjectRef & { forceActivation?: boolean } & ProgressOptions") -> "ActivateResult" = |c, a| Box::pin(lifecycle::activate(c, a));
 
     /// Run the object's ABAP Unit tests with the MCP tool `abap_run_unit_tests`. Rejects with
-    /// the tool's message when it reports an error.
-    "lifecycle.runUnitTests" ("args: ObjectRef") -> "unknown" = |c, a| Box::pin(lifecycle::run_unit_tests(c, a));
+    /// the tool's message when it reports an error. `onProgress` gets the tool's MCP
+    /// progress notifications (docs/events.md#progress).
+    "lifecycle.runUnitTests" ("args: ObjectRef & ProgressOptions") -> "unknown" = |c, a| Box::pin(lifecycle::run_unit_tests(c, a));
 
     /// Delete the object (its `.json` metadata) with `adtLs/fileSystem/delete`.
     "lifecycle.delete" ("args: ObjectRef") -> "void" = |c, a| Box::pin(lifecycle::delete(c, a));
@@ -193,13 +195,15 @@ client_methods! {
 
     /// Run ABAP Test Cockpit static analysis (`adtLs/atc/runCheck`; empty `checkVariant` =
     /// system default). Report only; rejects when `timeoutMs` (default 60 000) passes.
-    "quality.runAtc" ("ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number }") -> "AtcRunResult"
+    /// `onProgress` gets adt-ls's `$/progress` reports (docs/events.md#progress).
+    "quality.runAtc" ("ref: ObjectRef, opts?: { checkVariant?: string; timeoutMs?: number } & ProgressOptions") -> "AtcRunResult"
         = |c, a| Box::pin(quality::run_atc(c, a));
 
     /// Run ABAP Unit with code coverage (`adtLs/abapUnit/runTests`, then
     /// `adtLs/coverage/getCoverage`) -> `{ status, result, coverage }`. Rejects when
-    /// `timeoutMs` (default 120 000) passes.
-    "quality.runUnitTestsWithCoverage" ("ref: ObjectRef, opts?: { timeoutMs?: number }") -> "UnitTestsWithCoverage"
+    /// `timeoutMs` (default 120 000) passes. `onProgress` gets adt-ls's `$/progress` reports
+    /// (docs/events.md#progress).
+    "quality.runUnitTestsWithCoverage" ("ref: ObjectRef, opts?: { timeoutMs?: number } & ProgressOptions") -> "UnitTestsWithCoverage"
         = |c, a| Box::pin(quality::run_unit_tests_with_coverage(c, a));
 
     /// Run an executable object (classrun, program) and return its console output

@@ -12,6 +12,7 @@
 
 mod client;
 mod common;
+mod events;
 mod lifecycle;
 mod lsp;
 mod navigation;
