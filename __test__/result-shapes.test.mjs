@@ -101,6 +101,11 @@ const CALLS = {
   'transport.check': (c) => c.transport.check(ZCL_TEST),
   'transport.getLockStatus': (c) => c.transport.getLockStatus(ZCL_TEST),
   'transport.getDiff': (c) => c.transport.getDiff('A4HK900101', { pageSize: 40 }),
+  'transport.diffPages': async (c) => {
+    const pages = [];
+    for await (const page of c.transport.diffPages('A4HK900101', { pageSize: 40 })) pages.push(page);
+    return pages;
+  },
   'raw.lsp': (c) => c.raw.lsp('adtLs/repository/getLsUri', { destination: 'ADTLS', adtUri: '/sap/bc/adt/oo/classes/zcl_test' }),
   'raw.tool': (c) => c.raw.tool('abap_list_destinations', {}),
   listDestinations: (c) => c.listDestinations(),
@@ -167,7 +172,11 @@ for (const [name, call] of Object.entries(CALLS)) {
       return;
     }
     const validate = ajv.compile(method.schema);
-    const problems = validate(result) ? [] : validate.errors.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
-    assert.deepEqual(problems, [], `${name} returned ${JSON.stringify(result)?.slice(0, 2000)}\nwhich is not a ${method.type}`);
+    // An iterating method's call collects what it yielded; each value must match the element type.
+    if (method.iterates) assert.ok(Array.isArray(result) && result.length > 0, `${name} yielded nothing`);
+    for (const value of method.iterates ? result : [result]) {
+      const problems = validate(value) ? [] : validate.errors.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+      assert.deepEqual(problems, [], `${name} returned ${JSON.stringify(value)?.slice(0, 2000)}\nwhich is not a ${method.type}`);
+    }
   });
 }
