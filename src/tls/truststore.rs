@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 /// nothing; a low count keeps adt-ls's load of the store fast (the writer's default, 10,000
 /// for each, cost the simulator's pure-JS reader ~75 ms of every connected start-up; see
 /// docs/performance.md, "Connected startup and MCP calls: where the time goes").
-pub(crate) const TRUSTSTORE_ITERATIONS: u32 = 1000;
+const TRUSTSTORE_ITERATIONS: u32 = 1000;
 
 /// A certificate to add to the truststore as a trusted entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
