@@ -111,7 +111,7 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
   });
   // The JVM prints this whenever the variable is set, before anything else.
   if (env.JAVA_TOOL_OPTIONS) stderrLine(`Picked up JAVA_TOOL_OPTIONS: ${env.JAVA_TOOL_OPTIONS}`);
-  trace({ event: 'start', pid: process.pid, argv, version: config.version, modes: config.modes });
+  trace({ event: 'start', pid: process.pid, uptimeMs: Math.round(process.uptime() * 1000), argv, version: config.version, modes: config.modes });
 
   if (config.exitBeforeConnect) {
     stderrLine(exitStderrText(config));

@@ -1127,3 +1127,40 @@ describe('LSP lifecycle: adtLs/mcp/*', () => {
     }
   });
 });
+
+describe('opt-in timing (bench/connected-profile.mjs)', () => {
+  test('with a trace, every HTTP request gets an mcp-timing event naming its connection', async () => {
+    const events = [];
+    const trace = Object.assign((event) => events.push(event), { enabled: true });
+    const srv = await startServer({ trace });
+    const { client } = await connectOfficialClient(srv);
+    for (let i = 0; i < 3; i++) await withTimeout(client.callTool({ name: 'abap_list_destinations', arguments: {} }));
+    await client.close();
+    await stopServer(srv);
+    const timings = events.filter((e) => e.event === 'mcp-timing');
+    const calls = timings.filter((e) => e.rpc.includes('tools/call'));
+    assert.equal(calls.length, 3);
+    assert.equal(new Set(timings.map((e) => e.seq)).size, timings.length, 'one event per HTTP request');
+    for (const e of timings) {
+      const request = srv.stats.requests.find((r) => r.seq === e.seq);
+      assert.deepEqual([e.httpMethod, e.status], [request.httpMethod, request.status]);
+    }
+    for (const e of calls) {
+      assert.equal(e.httpMethod, 'POST');
+      assert.equal(e.status, 200);
+      assert.ok(Number.isInteger(e.connection) && e.connection >= 1, `connection ${e.connection}`);
+      assert.ok(e.us > 0 && e.us < STEP_TIMEOUT_MS * 1000, `us ${e.us}`);
+    }
+  });
+
+  test('without a trace (or a trace that is not enabled) no timing event is written', async () => {
+    const events = [];
+    const srv = await startServer({ trace: (event) => events.push(event) });
+    const { client } = await connectOfficialClient(srv);
+    await withTimeout(client.callTool({ name: 'abap_list_destinations', arguments: {} }));
+    await client.close();
+    await stopServer(srv);
+    assert.ok(events.some((e) => e.channel === 'mcp-http'), 'the trace itself is written');
+    assert.equal(events.filter((e) => e.event === 'mcp-timing').length, 0);
+  });
+});

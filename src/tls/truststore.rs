@@ -19,6 +19,13 @@ use p12_keystore::{Certificate, KeyStore, KeyStoreEntry, Pkcs12ImportPolicy};
 use rustls::pki_types::CertificateDer;
 use std::path::{Path, PathBuf};
 
+/// PBKDF2 iterations of the truststore's certificate encryption and MAC. The password is the
+/// public `changeit` and the entries are public certificates, so key stretching protects
+/// nothing; a low count keeps adt-ls's load of the store fast (the writer's default, 10,000
+/// for each, cost the simulator's pure-JS reader ~75 ms of every connected start-up; see
+/// docs/performance.md, "Connected startup and MCP calls: where the time goes").
+const TRUSTSTORE_ITERATIONS: u32 = 1000;
+
 /// A certificate to add to the truststore as a trusted entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrustedCert {
@@ -70,6 +77,8 @@ pub fn build_truststore(
             }
             let bytes = store
                 .writer(TRUSTSTORE_PASSWORD)
+                .encryption_iterations(TRUSTSTORE_ITERATIONS)
+                .mac_iterations(TRUSTSTORE_ITERATIONS)
                 .write()
                 .map_err(|e| Error::new(format!("Could not write the truststore: {e}")))?;
             write_private_file(out_path, &bytes)?;

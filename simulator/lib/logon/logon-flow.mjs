@@ -25,7 +25,10 @@ function attemptsOf(ctx) {
 /** The JVM trust of this process, read once (as the JVM does at first TLS use). */
 function trustFor(ctx) {
   if (!trustByCtx.has(ctx)) {
+    const started = process.hrtime.bigint();
     trustByCtx.set(ctx, loadJvmTrust({ javaToolOptions: logonSettings(ctx).javaToolOptions }));
+    // Opt-in timing (only with a trace): reading the truststore and keystore (node-forge).
+    if (ctx.trace?.enabled) ctx.trace({ event: 'jvm-trust-timing', us: Number(process.hrtime.bigint() - started) / 1000 });
   }
   return trustByCtx.get(ctx);
 }

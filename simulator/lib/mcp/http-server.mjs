@@ -165,6 +165,7 @@ export async function startMcpHttpServer(opts = {}) {
 
   async function handle(req, res) {
     const entry = stats.recordRequest(req);
+    if (timing) traceTiming(req, res, entry);
     const writeHead = res.writeHead.bind(res);
     res.writeHead = (status, ...rest) => {
       entry.status = status;
@@ -196,6 +197,26 @@ export async function startMcpHttpServer(opts = {}) {
     });
   }
 
+  // Opt-in timing (only with a trace): per HTTP request, the server-side time from its
+  // headers to the last byte handed to the socket, and which TCP connection carried it.
+  const timing = opts.trace?.enabled === true;
+  const connectionIds = new WeakMap();
+  let connectionCount = 0;
+  const traceTiming = (req, res, entry) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      opts.trace({
+        event: 'mcp-timing',
+        seq: entry.seq,
+        httpMethod: entry.httpMethod,
+        rpc: entry.rpc.map((m) => m.method ?? `response:${m.id}`),
+        connection: connectionIds.get(req.socket),
+        status: entry.status,
+        us: Number(process.hrtime.bigint() - started) / 1000,
+      });
+    });
+  };
+
   const httpServer = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
       opts.log?.(`MCP endpoint error: ${error instanceof Error ? error.message : String(error)}`);
@@ -203,6 +224,12 @@ export async function startMcpHttpServer(opts = {}) {
       else res.destroy();
     });
   });
+  if (timing) {
+    httpServer.on('connection', (socket) => {
+      connectionCount += 1;
+      connectionIds.set(socket, connectionCount);
+    });
+  }
   await listen(httpServer, port, '127.0.0.1');
   port = httpServer.address().port;
 

@@ -60,6 +60,20 @@ async function listDestinations(ctx, selected, args) {
  * A backend rejection becomes an isError result carrying the error's message.
  */
 export function createBackendToolHandler(ctx, selectedDestination) {
+  const handler = backendToolHandler(ctx, selectedDestination);
+  if (ctx.trace?.enabled !== true) return handler;
+  // Opt-in timing (only with a trace): how long each tool call took, backend round trips included.
+  return async (name, args) => {
+    const started = process.hrtime.bigint();
+    try {
+      return await handler(name, args);
+    } finally {
+      ctx.trace({ event: 'mcp-tool-timing', name, us: Number(process.hrtime.bigint() - started) / 1000 });
+    }
+  };
+}
+
+function backendToolHandler(ctx, selectedDestination) {
   return async (name, args) => {
     if (name === 'abap_list_destinations')
       return asToolResult(() => listDestinations(ctx, selectedDestination(), args));

@@ -3,4 +3,5 @@
 mod proxy_auth_tests;
 mod proxy_tests;
 mod support;
+mod truststore_kdf_tests;
 mod truststore_tests;
