@@ -188,6 +188,41 @@ test('connected: relogon events for a call that found the session logged off, an
   }
 });
 
+test('onProgress: a call aborted from its own progress callback gets no further report', async () => {
+  // The simulator sends begin and report back to back; the first report aborts the call, which
+  // rejects at once. The engine work is dropped only later, so the second report may already be
+  // queued: it must not reach the callback of a call that has settled.
+  const { opts } = connectedOpts(false);
+  const client = await createAdtLs(opts);
+  try {
+    for (const [name, run] of [
+      ['runAtc', (onProgress, signal) => client.quality.runAtc(ZCL_TEST, { onProgress, signal })],
+      ['activate', (onProgress, signal) => client.lifecycle.activate({ ...ZCL_TEST, onProgress }, { signal })],
+    ]) {
+      const controller = new AbortController();
+      const reports = [];
+      const late = [];
+      let aborted = false;
+      const onProgress = (r) => {
+        if (aborted) return late.push(r);
+        reports.push(r);
+        aborted = true;
+        controller.abort(new Error('enough'));
+      };
+      await assert.rejects(run(onProgress, controller.signal), (e) => e.name === 'AbortError' && e.code === 'ABORT_ERR' && e.cause?.message === 'enough');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(reports.length, 1, `${name}: the first report arrived`);
+      assert.deepEqual(late, [], `${name}: no report after the abort rejected the call`);
+    }
+    // The client keeps working, progress included.
+    const after = [];
+    await client.quality.runAtc(ZCL_TEST, { onProgress: (r) => after.push(r.progress) });
+    assert.deepEqual(after, [0, 50, 100]);
+  } finally {
+    await client.dispose();
+  }
+});
+
 /** Collects reports and checks none arrives after the call settled. */
 function progressProbe() {
   const reports = [];

@@ -29,6 +29,9 @@ use tokio::sync::oneshot;
 /// Node's message for an aborted operation (`AbortError`).
 pub const ABORT_MESSAGE: &str = "The operation was aborted";
 
+/// Work to do on the JS thread when a call rejects on an abort.
+type AbortHook = Box<dyn FnOnce(&Env)>;
+
 /// The `signal` and `timeoutMs` of one call (valid during the synchronous call only).
 #[derive(Default)]
 pub struct CallOptions {
@@ -37,6 +40,9 @@ pub struct CallOptions {
     /// The call has a limit of its own (a `timeoutMs` the engine enforces with its own
     /// message): run it in the cancel scope so that limit cancels on the wire too.
     own_limit: bool,
+    /// Run on the JS thread when the call rejects on an abort, before the rejection: the
+    /// engine work is dropped later, so whatever it still reports must be shut off here.
+    on_abort: Option<AbortHook>,
 }
 
 impl CallOptions {
@@ -54,6 +60,11 @@ impl CallOptions {
     pub fn with_own_limit(mut self, limited: bool) -> Self {
         self.own_limit |= limited;
         self
+    }
+
+    /// Set the hook run when the call rejects on an abort (see [`CallOptions::on_abort`]).
+    pub fn on_abort(&mut self, hook: impl FnOnce(&Env) + 'static) {
+        self.on_abort = Some(Box::new(hook));
     }
 }
 
@@ -156,6 +167,7 @@ impl HeldCallOptions {
             signal: self.signal.as_ref().and_then(|s| s.value(env)),
             timeout: self.timeout.clone(),
             own_limit: false,
+            on_abort: None,
         }
     }
 
@@ -241,6 +253,7 @@ where
         Some(s) => Some(listen::<T>(env, s, id_slot.clone(), cancel_tx)?),
         None => None,
     };
+    let on_abort = opts.on_abort;
     let finish = move |env: &Env, ending: Ending<T>| {
         if let (Some(s), Some(l)) = (signal.as_ref(), listener.as_ref()) {
             unlisten(env, s, l);
@@ -252,6 +265,9 @@ where
             }
             Ending::Done(Err(e)) => Err(js_error_at(env, &e, caller.frames(env).as_deref())),
             Ending::Aborted => {
+                if let Some(hook) = on_abort {
+                    hook(env);
+                }
                 let reason = signal.as_ref().and_then(|s| reason_of(env, s));
                 Err(abort_error(env, reason, caller.frames(env).as_deref()))
             }

@@ -186,10 +186,14 @@ fn method_fn<'env>(
                 }
             }
         }
+        let mut opts = call.opts;
+        if let Some(p) = &progress {
+            opts.on_abort(p.closer());
+        }
         let client = &client;
         cancel::run(
             env,
-            call.opts,
+            opts,
             method,
             move || super::progress::run(progress, || client.call(method, args)),
             |_, v| Ok(Json(v)),

@@ -77,6 +77,15 @@ pub fn from_args(
     }))
 }
 
+impl Progress {
+    /// Stop delivering reports now (JS thread): for a call that rejects on an abort before its
+    /// engine work is dropped, so that no report arrives after the rejection.
+    pub fn closer(&self) -> impl FnOnce(&Env) + 'static {
+        let target = self.done.target;
+        move |env| outbox::close_now(env, target)
+    }
+}
+
 /// Run the call (`start` is its synchronous part) in the progress scope when there is one.
 pub fn run<F, Fut>(
     progress: Option<Progress>,
