@@ -98,8 +98,10 @@ async function authoringLifecycle(client) {
     });
     await step('update source', () => client.lifecycle.update({ ...ref, source }));
     await step('activate', async () => {
-      const r = await client.lifecycle.activate(ref);
-      return r.success ? 'success' : `failed: ${JSON.stringify(r.diagnostics)}`;
+      // onProgress: adt-ls's progress reports; timeoutMs: give up (and cancel on the wire) after 2 min.
+      let reports = 0;
+      const r = await client.lifecycle.activate({ ...ref, onProgress: () => reports++ }, { timeoutMs: 120_000 });
+      return r.success ? `success (${reports} progress reports)` : `failed: ${JSON.stringify(r.diagnostics)}`;
     });
     await step('read back', async () => `${(await client.source.read(ref)).split('\n').length} lines`);
     await step('document symbols', async () => {
@@ -121,6 +123,8 @@ const target = realAdtLs() ?? (await simulator());
 console.log(`Starting ${target.label} ...`);
 let t0 = performance.now();
 const client = await createAdtLs(target.opts);
+client.on('relogon', (e) => console.log(`  (re-logon ${e.status}: ${e.reason})`));
+client.once('exit', (e) => console.log(`adt-ls exited (${e.expected ? 'after dispose' : `unexpectedly: ${e.code ?? e.signal}`})`));
 try {
   const health = client.health();
   console.log(`Ready in ${ms(t0)}: ${health.adtLsName} ${health.adtLsVersion}, MCP on port ${health.mcpPort}`);
