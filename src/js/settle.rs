@@ -196,8 +196,19 @@ fn create_pump(env: &Env) -> Result<Pump> {
         })
 }
 
-/// Settle every queued completion (JS thread, inside the pump's callback).
-fn drain(env: &Env) {
+/// Keep completions posted from now on from waking the pump: the caller (on the JS thread)
+/// settles them itself with [`drain`] before it returns.
+pub fn hold_wakeups() {
+    LOCAL.with(|slot| {
+        if let Some(local) = slot.borrow().as_ref() {
+            local.shared.scheduled.store(true, Ordering::Release);
+        }
+    });
+}
+
+/// Settle every queued completion (JS thread: the pump's callback, or in place after
+/// [`hold_wakeups`]).
+pub fn drain(env: &Env) {
     let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
         return;
     };

@@ -10,7 +10,9 @@ pub mod requester;
 pub mod unix_socket;
 
 pub use connection::{
-    BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Handlers, NotificationSink,
-    RequestRouter, ResponseCallback,
+    BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Feeder, Handlers,
+    NotificationSink, RequestRouter, ResponseCallback,
 };
+#[cfg(unix)]
+pub use connection::ReadHost;
 pub use requester::LspRequester;
