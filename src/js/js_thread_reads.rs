@@ -55,7 +55,9 @@ impl ReadHost for JsThreadReads {
             ThreadsafeFunctionCallMode::NonBlocking,
         );
         if status != Status::Ok {
-            log::debug(format!("lsp: JS thread unavailable ({status}); reading on a runtime thread"));
+            log::debug(format!(
+                "lsp: JS thread unavailable ({status}); reading on a runtime thread"
+            ));
         }
     }
 }
@@ -120,7 +122,8 @@ thread_local! {
 fn start_reading(env: &Env, socket: UnixStream, feeder: Feeder) {
     match open_reader(env, socket, feeder) {
         Ok(()) => log::debug("lsp: reading adt-ls on the JS thread"),
-        Err(Fallback(why, socket, feeder)) => {
+        Err(fallback) => {
+            let Fallback(why, socket, feeder) = *fallback;
             log::debug(format!("lsp: {why}; reading on a runtime thread"));
             feeder.read_on_runtime(socket);
         }
@@ -129,16 +132,20 @@ fn start_reading(env: &Env, socket: UnixStream, feeder: Feeder) {
 
 struct Fallback(&'static str, UnixStream, Feeder);
 
-fn open_reader(env: &Env, socket: UnixStream, feeder: Feeder) -> std::result::Result<(), Fallback> {
+fn open_reader(
+    env: &Env,
+    socket: UnixStream,
+    feeder: Feeder,
+) -> std::result::Result<(), Box<Fallback>> {
     let raw = env.raw();
     let mut event_loop: *mut sys::uv_loop_s = ptr::null_mut();
     if unsafe { sys::napi_get_uv_event_loop(raw, &mut event_loop) } != sys::Status::napi_ok
         || event_loop.is_null()
     {
-        return Err(Fallback("no event loop", socket, feeder));
+        return Err(Box::new(Fallback("no event loop", socket, feeder)));
     }
     let Some((context, resource)) = async_context(env) else {
-        return Err(Fallback("no async context", socket, feeder));
+        return Err(Box::new(Fallback("no async context", socket, feeder)));
     };
     let fd = socket.as_raw_fd();
     let reader = Box::into_raw(Box::new(Reader {
@@ -150,7 +157,14 @@ fn open_reader(env: &Env, socket: UnixStream, feeder: Feeder) -> std::result::Re
         buf: vec![0u8; READ_CHUNK],
     }));
     // SAFETY: JS thread; the fd belongs to the reader, which outlives the handle.
-    let handle = unsafe { uv_poll::open(event_loop as *mut UvLoop, fd, reader as *mut c_void, on_readable) };
+    let handle = unsafe {
+        uv_poll::open(
+            event_loop as *mut UvLoop,
+            fd,
+            reader as *mut c_void,
+            on_readable,
+        )
+    };
     match handle {
         Some(handle) => {
             OPEN.with(|open| open.borrow_mut().push(handle));
@@ -162,7 +176,11 @@ fn open_reader(env: &Env, socket: UnixStream, feeder: Feeder) -> std::result::Re
             let Reader { socket, feeder, .. } = *reader;
             release_context(raw, context, resource);
             match feeder {
-                Some(feeder) => Err(Fallback("uv_poll refused the socket", socket, feeder)),
+                Some(feeder) => Err(Box::new(Fallback(
+                    "uv_poll refused the socket",
+                    socket,
+                    feeder,
+                ))),
                 None => Ok(()),
             }
         }
@@ -178,8 +196,12 @@ fn async_context(env: &Env) -> Option<(sys::napi_async_context, sys::napi_ref)> 
     let label = "adtLsRead";
     unsafe {
         if sys::napi_create_object(raw, &mut object) != sys::Status::napi_ok
-            || sys::napi_create_string_utf8(raw, label.as_ptr().cast(), label.len() as isize, &mut name)
-                != sys::Status::napi_ok
+            || sys::napi_create_string_utf8(
+                raw,
+                label.as_ptr().cast(),
+                label.len() as isize,
+                &mut name,
+            ) != sys::Status::napi_ok
             || sys::napi_async_init(raw, object, name, &mut context) != sys::Status::napi_ok
         {
             return None;

@@ -9,10 +9,10 @@ pub mod requester;
 #[cfg(unix)]
 pub mod unix_socket;
 
+#[cfg(unix)]
+pub use connection::ReadHost;
 pub use connection::{
     BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Feeder, Handlers,
     NotificationSink, RequestRouter, ResponseCallback,
 };
-#[cfg(unix)]
-pub use connection::ReadHost;
 pub use requester::LspRequester;

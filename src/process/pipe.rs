@@ -300,8 +300,10 @@ mod tests {
             async move { tokio::net::UnixStream::connect(&address).await.unwrap() }
         });
         // We are the "child" here: our own pid passes.
-        let (transport, direct, guard) =
-            listener.accept_child(std::process::id(), false).await.unwrap();
+        let (transport, direct, guard) = listener
+            .accept_child(std::process::id(), false)
+            .await
+            .unwrap();
         let Transport::Stream(mut server_side) = transport else {
             panic!("a stream was asked for");
         };

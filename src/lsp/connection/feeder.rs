@@ -4,8 +4,8 @@
 //! [`Connection::start_fed`].
 
 use super::{dispatch, CloseReason, Connection, Handlers};
-use crate::lsp::framing::Decoder;
 use crate::log;
+use crate::lsp::framing::Decoder;
 use tokio::runtime::Handle;
 use tokio::sync::watch;
 
