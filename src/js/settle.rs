@@ -198,6 +198,7 @@ fn create_pump(env: &Env) -> Result<Pump> {
 
 /// Keep completions posted from now on from waking the pump: the caller (on the JS thread)
 /// settles them itself with [`drain`] before it returns.
+#[cfg(unix)]
 pub fn hold_wakeups() {
     LOCAL.with(|slot| {
         if let Some(local) = slot.borrow().as_ref() {
