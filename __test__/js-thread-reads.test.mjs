@@ -106,4 +106,16 @@ for (const switchValue of [undefined, '0', '1']) {
     assert.equal(r.ok, false);
     assert.match(r.error.message, /Pending response rejected since connection got disposed/);
   });
+
+  test(`${label}: a continuation of a reply may dispose the driver, and the process stays healthy`, async () => {
+    for (let round = 0; round < 3; round++) {
+      const driver = makeDriver(switchValue);
+      await driver.start(20000);
+      const other = timed(driver.sendRequest('sim/never'));
+      await driver.sendRequest('sim/echo', { round }).then(() => driver.dispose());
+      const r = await other;
+      assert.equal(r.ok, false);
+      await assert.rejects(driver.sendRequest('sim/echo', {}), /not started/);
+    }
+  });
 }

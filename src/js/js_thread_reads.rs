@@ -14,7 +14,7 @@ use crate::process::host::HostEnv;
 use napi::bindgen_prelude::*;
 use napi::sys;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::Read;
 use std::os::raw::{c_int, c_void};
 use std::os::unix::io::AsRawFd;
@@ -117,6 +117,8 @@ struct Reader {
 thread_local! {
     /// Open poll handles of this JS thread, closed by [`close_ended`].
     static OPEN: RefCell<Vec<*mut UvPoll>> = const { RefCell::new(Vec::new()) };
+    /// The handle whose callback is settling promises (its continuations run JS).
+    static ACTIVE: Cell<*mut UvPoll> = const { Cell::new(ptr::null_mut()) };
 }
 
 fn start_reading(env: &Env, socket: UnixStream, feeder: Feeder) {
@@ -227,38 +229,21 @@ unsafe extern "C" fn on_readable(handle: *mut UvPoll, status: c_int, _events: c_
     if reader.is_null() {
         return;
     }
-    // SAFETY: set by open_reader; freed only by finish(), after which no callback comes.
-    let reader = &mut *reader;
-    let Some(feeder) = reader.feeder.as_mut() else {
-        return;
-    };
     settle::hold_wakeups();
-    let mut peer_gone = status < 0;
-    let mut ended = false;
-    if !peer_gone {
-        for _ in 0..READS_PER_WAKEUP {
-            match (&reader.socket).read(&mut reader.buf) {
-                Ok(0) => {
-                    peer_gone = true;
-                    break;
-                }
-                Ok(n) => {
-                    if !feeder.feed(&reader.buf[..n]) {
-                        ended = true;
-                        break;
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
-                Err(_) => {
-                    peer_gone = true;
-                    break;
-                }
-            }
-        }
-    }
-    settle_in_place(reader);
-    if peer_gone || ended {
+    // SAFETY: set by open_reader and freed only by finish(); close_ended skips the ACTIVE
+    // handle, so a dispose run by a continuation below cannot free it under us.
+    let (peer_gone, ended) = read_and_feed(&mut *reader, status);
+    let (env, context, resource) = {
+        let r = &*reader;
+        (r.env, r.context, r.resource)
+    };
+    ACTIVE.with(|active| active.set(handle));
+    settle_in_place(env, context, resource);
+    ACTIVE.with(|active| active.set(ptr::null_mut()));
+    // SAFETY: as above; a continuation may have disposed the connection meanwhile.
+    let reader = &mut *reader;
+    let still_open = reader.feeder.as_ref().is_some_and(Feeder::is_open);
+    if peer_gone || ended || !still_open {
         if let Some(feeder) = reader.feeder.take() {
             if peer_gone {
                 feeder.feed_eof();
@@ -268,23 +253,55 @@ unsafe extern "C" fn on_readable(handle: *mut UvPoll, status: c_int, _events: c_
     }
 }
 
+/// Read what the socket has (a bounded number of chunks) and feed it: (the peer is gone,
+/// the connection ended).
+fn read_and_feed(reader: &mut Reader, status: c_int) -> (bool, bool) {
+    let Some(feeder) = reader.feeder.as_mut() else {
+        return (false, true);
+    };
+    if status < 0 {
+        return (true, false);
+    }
+    for _ in 0..READS_PER_WAKEUP {
+        match (&reader.socket).read(&mut reader.buf) {
+            Ok(0) => return (true, false),
+            Ok(n) => {
+                if !feeder.feed(&reader.buf[..n]) {
+                    return (false, true);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+            Err(_) => return (true, false),
+        }
+    }
+    (false, false)
+}
+
 /// Settle what completed during this callback and run the promise continuations (closing
-/// the outermost callback scope runs the microtask queue).
-unsafe fn settle_in_place(reader: &Reader) {
-    let env = reader.env;
+/// the outermost callback scope runs the microtask queue). Without a scope, the settle
+/// pump is woken instead.
+unsafe fn settle_in_place(
+    env: sys::napi_env,
+    context: sys::napi_async_context,
+    resource_ref: sys::napi_ref,
+) {
     let mut handles = ptr::null_mut();
     if sys::napi_open_handle_scope(env, &mut handles) != sys::Status::napi_ok {
+        settle::wake_pump();
         return;
     }
     let mut resource = ptr::null_mut();
     let mut scope = ptr::null_mut();
-    let scoped = sys::napi_get_reference_value(env, reader.resource, &mut resource)
+    let scoped = sys::napi_get_reference_value(env, resource_ref, &mut resource)
         == sys::Status::napi_ok
-        && sys::napi_open_callback_scope(env, resource, reader.context, &mut scope)
+        && sys::napi_open_callback_scope(env, resource, context, &mut scope)
             == sys::Status::napi_ok;
-    settle::drain(&Env::from_raw(env));
     if scoped {
+        settle::drain(&Env::from_raw(env));
         sys::napi_close_callback_scope(env, scope);
+    } else {
+        settle::wake_pump();
     }
     sys::napi_close_handle_scope(env, handles);
 }
@@ -302,12 +319,15 @@ unsafe fn finish(handle: *mut UvPoll) {
 }
 
 /// Close the poll handles of connections that ended (a dispose): their sockets are not
-/// watched any longer (JS thread).
+/// watched any longer (JS thread). The handle whose callback is running closes itself when
+/// its callback ends.
 pub fn close_ended() {
+    let active = ACTIVE.with(Cell::get);
     let ended: Vec<*mut UvPoll> = OPEN.with(|open| {
         open.borrow()
             .iter()
             .copied()
+            .filter(|h| *h != active)
             .filter(|h| {
                 // SAFETY: handles in OPEN are live, with a reader as data.
                 let reader = unsafe { uv_poll::data(*h) } as *const Reader;

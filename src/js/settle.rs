@@ -207,6 +207,25 @@ pub fn hold_wakeups() {
     });
 }
 
+/// Let completions wake the pump again and wake it for any already queued (when the caller
+/// of [`hold_wakeups`] cannot settle them itself).
+#[cfg(unix)]
+pub fn wake_pump() {
+    let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
+        return;
+    };
+    shared.scheduled.store(false, Ordering::Release);
+    let queued = match shared.queue.lock() {
+        Ok(queue) => !queue.is_empty(),
+        Err(poisoned) => !poisoned.into_inner().is_empty(),
+    };
+    if queued && !shared.scheduled.swap(true, Ordering::AcqRel) {
+        let _ = shared
+            .pump
+            .call((), ThreadsafeFunctionCallMode::NonBlocking);
+    }
+}
+
 /// Settle every queued completion (JS thread: the pump's callback, or in place after
 /// [`hold_wakeups`]).
 pub fn drain(env: &Env) {
