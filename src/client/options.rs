@@ -73,6 +73,9 @@ pub struct ClientOptions {
     /// `trace.file` (adt-ls-native): the redacted wire trace (docs/tracing.md); `None` falls
     /// back to `ADT_LS_NATIVE_TRACE`.
     pub trace_file: Option<PathBuf>,
+    /// Reads adt-ls's socket instead of a reader task (the JS thread under Node, Unix only).
+    #[cfg(unix)]
+    pub read_host: Option<Arc<dyn crate::lsp::ReadHost>>,
 }
 
 impl Default for ClientOptions {
@@ -93,6 +96,8 @@ impl Default for ClientOptions {
             logon_timeout: DEFAULT_LOGON_TIMEOUT,
             host: None,
             trace_file: None,
+            #[cfg(unix)]
+            read_host: None,
         }
     }
 }

@@ -109,6 +109,8 @@ async fn build(
             request_timeout: opts.request_timeout,
             host: opts.host.clone(),
             trace_file: opts.trace_file.clone(),
+            #[cfg(unix)]
+            read_host: opts.read_host.clone(),
         },
     );
     made.driver = Some(driver.clone());

@@ -16,7 +16,8 @@ use crate::lsp::{
     BoxFuture, CloseHook, CloseReason, Connection, Handlers, LspRequester, ResponseCallback,
 };
 use crate::process::host::HostEnv;
-use crate::process::{args, child, dirs, ids, pipe::PipeGuard, pipe::PipeListener, reaper};
+use crate::process::pipe::{PipeGuard, PipeListener, Transport};
+use crate::process::{args, child, dirs, ids, reaper};
 use crate::trace::Tracer;
 use crate::version;
 use router::{NotificationListener, Router, ServerRequestHandler};
@@ -55,6 +56,9 @@ pub struct DriverOptions {
     /// `trace.file`: append a redacted wire trace of each session here (docs/tracing.md);
     /// `None` falls back to `ADT_LS_NATIVE_TRACE` of the host environment.
     pub trace_file: Option<PathBuf>,
+    /// Reads the socket instead of a reader task (the JS thread under Node, Unix only).
+    #[cfg(unix)]
+    pub read_host: Option<Arc<dyn crate::lsp::ReadHost>>,
 }
 
 impl Default for DriverOptions {
@@ -67,6 +71,8 @@ impl Default for DriverOptions {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             host: None,
             trace_file: None,
+            #[cfg(unix)]
+            read_host: None,
         }
     }
 }
@@ -394,10 +400,14 @@ impl Driver {
         )?);
         made.child = Some(child.clone());
 
+        #[cfg(unix)]
+        let fed = opts.read_host.is_some();
+        #[cfg(not(unix))]
+        let fed = false;
         // Race: adt-ls connects / exits / the clock runs out / dispose().
         let mut exit = child.exit_watch();
         let accepted = tokio::select! {
-            accepted = listener.accept_child(child.pid()) => accepted?,
+            accepted = listener.accept_child(child.pid(), fed) => accepted?,
             _ = exited(&mut exit) => {
                 child.wait_output_drained(Duration::from_millis(300)).await;
                 let code = child.exit_info().map(|i| i.code_text()).unwrap_or_else(|| "null".into());
@@ -411,21 +421,31 @@ impl Driver {
             }
             _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
         };
-        let (stream, direct, pipe_guard) = accepted;
+        let (transport, direct, pipe_guard) = accepted;
         let tracer = open_tracer(opts, &host);
         made.tracer = tracer.clone();
-        let conn = Connection::start_traced(
-            stream,
-            Handlers {
-                router: self.inner.router.clone(),
-                notifications: Some(self.inner.router.clone()),
-                close_hook: Arc::new(ExitExplainer {
-                    child: child.clone(),
-                }),
-            },
-            direct,
-            tracer.clone(),
-        );
+        let handlers = Handlers {
+            router: self.inner.router.clone(),
+            notifications: Some(self.inner.router.clone()),
+            close_hook: Arc::new(ExitExplainer {
+                child: child.clone(),
+            }),
+        };
+        let conn = match transport {
+            Transport::Stream(stream) => {
+                Connection::start_traced(stream, handlers, direct, tracer.clone())
+            }
+            #[cfg(unix)]
+            Transport::Fed { writer, read_side } => {
+                let (conn, feeder) =
+                    Connection::start_fed(writer, handlers, direct, tracer.clone());
+                match &opts.read_host {
+                    Some(host) => host.attach(read_side, feeder),
+                    None => feeder.read_on_runtime(read_side),
+                }
+                conn
+            }
+        };
         made.conn = Some(conn.clone());
         watch_for_exit(conn.clone(), child.clone());
 

@@ -223,8 +223,11 @@ fn client_options(
     env: &Env,
     opts: Option<Unknown>,
 ) -> std::result::Result<ClientOptions, EngineError> {
+    let host = super::host::capture(env);
     let mut o = ClientOptions {
-        host: Some(super::host::capture(env)),
+        #[cfg(unix)]
+        read_host: super::js_thread_reads::read_host(env, &host),
+        host: Some(host),
         ..ClientOptions::default()
     };
     let Some(obj) = checked::opt_object(env, opts, "opts")? else {

@@ -291,6 +291,8 @@ impl AdtLsDriver {
     #[napi(ts_return_type = "Promise<void>")]
     pub fn dispose(&self, env: Env) -> Result<Settling<()>> {
         let teardown = self.driver.dispose();
+        #[cfg(unix)]
+        super::js_thread_reads::close_ended();
         coded(
             &env,
             async move {
@@ -311,8 +313,11 @@ fn driver_options<'e>(
     opts: Option<Unknown<'e>>,
 ) -> std::result::Result<(String, DriverOptions, Handlers<'e>), EngineError> {
     let bin_path = checked::string(env, bin_path, "binPath")?;
+    let host = super::host::capture(env);
     let mut options = DriverOptions {
-        host: Some(super::host::capture(env)),
+        #[cfg(unix)]
+        read_host: super::js_thread_reads::read_host(env, &host),
+        host: Some(host),
         ..DriverOptions::default()
     };
     let mut handlers = Vec::new();

@@ -16,6 +16,8 @@ mod events;
 mod functions;
 mod host;
 mod init;
+#[cfg(unix)]
+mod js_thread_reads;
 mod json;
 mod logger;
 mod mcp;
@@ -28,4 +30,6 @@ mod strategies;
 mod timeouts;
 mod trace_option;
 mod types;
+#[cfg(unix)]
+mod uv_poll;
 mod values;

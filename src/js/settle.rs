@@ -196,8 +196,39 @@ fn create_pump(env: &Env) -> Result<Pump> {
         })
 }
 
-/// Settle every queued completion (JS thread, inside the pump's callback).
-fn drain(env: &Env) {
+/// Keep completions posted from now on from waking the pump: the caller (on the JS thread)
+/// settles them itself with [`drain`] before it returns.
+#[cfg(unix)]
+pub fn hold_wakeups() {
+    LOCAL.with(|slot| {
+        if let Some(local) = slot.borrow().as_ref() {
+            local.shared.scheduled.store(true, Ordering::Release);
+        }
+    });
+}
+
+/// Let completions wake the pump again and wake it for any already queued (when the caller
+/// of [`hold_wakeups`] cannot settle them itself).
+#[cfg(unix)]
+pub fn wake_pump() {
+    let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
+        return;
+    };
+    shared.scheduled.store(false, Ordering::Release);
+    let queued = match shared.queue.lock() {
+        Ok(queue) => !queue.is_empty(),
+        Err(poisoned) => !poisoned.into_inner().is_empty(),
+    };
+    if queued && !shared.scheduled.swap(true, Ordering::AcqRel) {
+        let _ = shared
+            .pump
+            .call((), ThreadsafeFunctionCallMode::NonBlocking);
+    }
+}
+
+/// Settle every queued completion (JS thread: the pump's callback, or in place after
+/// [`hold_wakeups`]).
+pub fn drain(env: &Env) {
     let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
         return;
     };

@@ -11,7 +11,7 @@
 //! and nothing is written directly while the writer has frames queued, so frames never
 //! interleave and keep their order.
 
-use super::framing::{self, Decoder};
+use super::framing;
 use super::message::RawJson;
 use super::message::{self, Incoming, RpcError};
 use super::params::{encode_params, encode_params_raw, encode_raw_params};
@@ -282,6 +282,39 @@ impl Connection {
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
         let (reader, writer) = tokio::io::split(stream);
+        let (conn, shutdown_rx) = Connection::launch(writer, direct, trace);
+        let feeder = Feeder::new(conn.clone(), handlers, shutdown_rx.clone());
+        tokio::spawn(read_loop(reader, feeder, shutdown_rx));
+        conn
+    }
+
+    /// A connection "fed by the caller": the writer and deadline tasks run, but no reader
+    /// task; whoever reads the stream hands the bytes to the returned [`Feeder`] (framing,
+    /// limits, trace and dispatch as for [`Connection::start_traced`]). Must be called
+    /// inside the tokio runtime (the feeder dispatches with it entered).
+    pub fn start_fed<W>(
+        writer: W,
+        handlers: Handlers,
+        direct: Option<DirectWriter>,
+        trace: Option<Arc<Tracer>>,
+    ) -> (Connection, Feeder)
+    where
+        W: AsyncWrite + Send + 'static,
+    {
+        let (conn, shutdown_rx) = Connection::launch(writer, direct, trace);
+        let feeder = Feeder::new(conn.clone(), handlers, shutdown_rx);
+        (conn, feeder)
+    }
+
+    /// The state plus the writer and deadline tasks.
+    fn launch<W>(
+        writer: W,
+        direct: Option<DirectWriter>,
+        trace: Option<Arc<Tracer>>,
+    ) -> (Connection, watch::Receiver<bool>)
+    where
+        W: AsyncWrite + Send + 'static,
+    {
         let (tx, rx) = mpsc::unbounded_channel();
         let (shutdown, shutdown_rx) = watch::channel(false);
         let queued = Arc::new(AtomicUsize::new(0));
@@ -304,8 +337,7 @@ impl Connection {
         };
         tokio::spawn(write_loop(writer, rx, queued, shutdown_rx.clone()));
         tokio::spawn(deadline_loop(conn.clone(), shutdown_rx.clone()));
-        tokio::spawn(read_loop(reader, conn.clone(), handlers, shutdown_rx));
-        conn
+        (conn, shutdown_rx)
     }
 
     /// Send a request and wait for its response, at most `timeout` when one is given.
@@ -718,40 +750,24 @@ async fn write_one<W: AsyncWrite>(writer: &mut Pin<&mut W>, out: Outgoing) -> bo
 
 async fn read_loop<R: AsyncRead>(
     reader: R,
-    conn: Connection,
-    handlers: Handlers,
+    mut feeder: Feeder,
     mut shutdown: watch::Receiver<bool>,
 ) {
     tokio::pin!(reader);
-    let mut decoder = Decoder::new();
     let mut buf = vec![0u8; 64 * 1024];
-    let ended_by_peer = loop {
+    loop {
         let n = tokio::select! {
             read = reader.read(&mut buf) => match read {
-                Ok(0) | Err(_) => break true,
+                Ok(0) | Err(_) => break,
                 Ok(n) => n,
             },
-            _ = stopped(&mut shutdown) => break false,
+            _ = stopped(&mut shutdown) => return,
         };
-        decoder.push(&buf[..n]);
-        loop {
-            match decoder.next_frame() {
-                Ok(Some(body)) => dispatch(&conn, &handlers, &body, &shutdown),
-                Ok(None) => break,
-                Err(e) => {
-                    // The stream cannot be trusted any further: end it now and fail
-                    // everything pending instead of letting it run into its timeout.
-                    log::warn(format!("lsp: {e}; closing the connection"));
-                    conn.close(CloseReason::framing(&e));
-                    return;
-                }
-            }
+        if !feeder.feed(&buf[..n]) {
+            return;
         }
-    };
-    if ended_by_peer && conn.is_open() {
-        let reason = handlers.close_hook.on_eof().await;
-        conn.close(reason);
     }
+    feeder.eof().await;
 }
 
 fn dispatch(conn: &Connection, handlers: &Handlers, body: &[u8], shutdown: &watch::Receiver<bool>) {
@@ -791,6 +807,11 @@ fn dispatch(conn: &Connection, handlers: &Handlers, body: &[u8], shutdown: &watc
         Err(e) => log::debug(format!("lsp: {}", e.0)),
     }
 }
+
+mod feeder;
+pub use feeder::Feeder;
+#[cfg(unix)]
+pub use feeder::ReadHost;
 
 #[cfg(test)]
 mod tests;

@@ -9,8 +9,10 @@ pub mod requester;
 #[cfg(unix)]
 pub mod unix_socket;
 
+#[cfg(unix)]
+pub use connection::ReadHost;
 pub use connection::{
-    BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Handlers, NotificationSink,
-    RequestRouter, ResponseCallback,
+    BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Feeder, Handlers,
+    NotificationSink, RequestRouter, ResponseCallback,
 };
 pub use requester::LspRequester;

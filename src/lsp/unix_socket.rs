@@ -3,7 +3,8 @@
 //! write is blocked. A socket registered for both (as `tokio::net::UnixStream` is, edge-
 //! triggered) wakes a runtime thread with "writable" every time the peer drains a request we
 //! wrote, though nobody waits to write: one wasted wake-up per request (docs/performance.md).
-//! Also hands out the [`DirectWriter`] for writes from the calling thread.
+//! Also hands out the [`DirectWriter`] for writes from the calling thread, and for a
+//! connection read elsewhere ([`fed_transport`]) the writing side alone plus a dup to read.
 
 use super::connection::DirectWriter;
 use std::io::{self, Read, Write};
@@ -21,11 +22,33 @@ pub fn transport(socket: UnixStream) -> io::Result<(UnixTransport, DirectWriter)
     let writer = socket.try_clone()?;
     let reader = watch(socket, Interest::READABLE)?;
     let transport = UnixTransport {
-        reader,
-        writer,
-        blocked: None,
+        reader: UnixReader(reader),
+        writer: UnixWriter {
+            writer,
+            blocked: None,
+        },
     };
     Ok((transport, direct))
+}
+
+/// For a connection whose reading is done by the caller: the writing side (never
+/// registered for read readiness, so replies wake no runtime thread), the direct-write
+/// handle, and a dup of the socket to read from.
+pub fn fed_transport(socket: UnixStream) -> io::Result<(UnixWriter, DirectWriter, UnixStream)> {
+    socket.set_nonblocking(true)?;
+    let direct: DirectWriter = Box::new(socket.try_clone()?);
+    let read_side = socket.try_clone()?;
+    let writer = UnixWriter {
+        writer: socket,
+        blocked: None,
+    };
+    Ok((writer, direct, read_side))
+}
+
+/// The reading side alone, registered for read readiness (non-blocking `socket`).
+pub fn reader(socket: UnixStream) -> io::Result<UnixReader> {
+    socket.set_nonblocking(true)?;
+    Ok(UnixReader(watch(socket, Interest::READABLE)?))
 }
 
 /// Register `socket` with the current runtime's reactor for `interest` only.
@@ -37,7 +60,15 @@ fn watch(socket: UnixStream, interest: Interest) -> io::Result<AsyncFd<UnixStrea
 
 /// The socket as an `AsyncRead + AsyncWrite` for the connection's reader and writer tasks.
 pub struct UnixTransport {
-    reader: AsyncFd<UnixStream>,
+    reader: UnixReader,
+    writer: UnixWriter,
+}
+
+/// The reading side: registered for read readiness only.
+pub struct UnixReader(AsyncFd<UnixStream>);
+
+/// The writing side: registered for write readiness only while a write is blocked.
+pub struct UnixWriter {
     writer: UnixStream,
     /// A registration for write readiness, made when a write would block and dropped after
     /// the next write goes through.
@@ -46,12 +77,40 @@ pub struct UnixTransport {
 
 impl AsyncRead for UnixTransport {
     fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.reader).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for UnixTransport {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.writer).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.writer).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.writer).poll_shutdown(cx)
+    }
+}
+
+impl AsyncRead for UnixReader {
+    fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         loop {
-            let mut guard = ready!(self.reader.poll_read_ready(cx))?;
+            let mut guard = ready!(self.0.poll_read_ready(cx))?;
             let unfilled = buf.initialize_unfilled();
             match guard.try_io(|socket| socket.get_ref().read(unfilled)) {
                 Ok(Ok(n)) => {
@@ -65,7 +124,7 @@ impl AsyncRead for UnixTransport {
     }
 }
 
-impl AsyncWrite for UnixTransport {
+impl AsyncWrite for UnixWriter {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,

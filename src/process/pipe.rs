@@ -21,6 +21,17 @@ use tokio::io::{AsyncRead, AsyncWrite};
 pub trait PipeStream: AsyncRead + AsyncWrite + Send + Unpin + 'static {}
 impl<T: AsyncRead + AsyncWrite + Send + Unpin + 'static> PipeStream for T {}
 
+/// The accepted connection: a stream for the connection's reader and writer tasks, or
+/// (Unix, when the caller reads the socket itself) the writing side and a dup to read.
+pub enum Transport {
+    Stream(Box<dyn PipeStream>),
+    #[cfg(unix)]
+    Fed {
+        writer: crate::lsp::unix_socket::UnixWriter,
+        read_side: std::os::unix::net::UnixStream,
+    },
+}
+
 /// Longest socket path we accept (macOS `sun_path` is 104 bytes including the NUL).
 #[cfg(unix)]
 const MAX_SOCKET_PATH: usize = 103;
@@ -103,11 +114,13 @@ impl PipeListener {
     /// Wait for the child `child_pid` to connect: connections whose peer is not it are
     /// closed and logged. Later connections are accepted and dropped by a background task
     /// that ends when the returned [`PipeGuard`] is dropped.
+    /// With `fed`, the reading side is handed out to be read by the caller.
     #[cfg(unix)]
     pub async fn accept_child(
         &mut self,
         child_pid: u32,
-    ) -> Result<(Box<dyn PipeStream>, Option<DirectWriter>, PipeGuard)> {
+        fed: bool,
+    ) -> Result<(Transport, Option<DirectWriter>, PipeGuard)> {
         let listener = self
             .listener
             .take()
@@ -149,13 +162,15 @@ impl PipeListener {
         // Registered for read readiness only, with a second handle (dup) for the
         // connection's direct writes (crate::lsp::unix_socket).
         let socket = stream.into_std().map_err(Error::from)?;
+        let guard = PipeGuard { _stop: Some(stop) };
+        if fed {
+            let (writer, direct, read_side) =
+                crate::lsp::unix_socket::fed_transport(socket).map_err(Error::from)?;
+            return Ok((Transport::Fed { writer, read_side }, Some(direct), guard));
+        }
         let (transport, direct) =
             crate::lsp::unix_socket::transport(socket).map_err(Error::from)?;
-        Ok((
-            Box::new(transport),
-            Some(direct),
-            PipeGuard { _stop: Some(stop) },
-        ))
+        Ok((Transport::Stream(Box::new(transport)), Some(direct), guard))
     }
 
     /// Windows: the first client of the named pipe (its ACL is set at creation).
@@ -163,8 +178,9 @@ impl PipeListener {
     pub async fn accept_child(
         &mut self,
         child_pid: u32,
-    ) -> Result<(Box<dyn PipeStream>, Option<DirectWriter>, PipeGuard)> {
-        let _ = child_pid;
+        fed: bool,
+    ) -> Result<(Transport, Option<DirectWriter>, PipeGuard)> {
+        let _ = (child_pid, fed);
         let server = self
             .server
             .take()
@@ -183,7 +199,11 @@ impl PipeListener {
                 }
             }
         });
-        Ok((Box::new(server), None, PipeGuard { _stop: Some(stop) }))
+        Ok((
+            Transport::Stream(Box::new(server)),
+            None,
+            PipeGuard { _stop: Some(stop) },
+        ))
     }
 
     /// Remove the socket's private dir (Unix); named pipes leave nothing behind.
@@ -257,7 +277,7 @@ mod tests {
         });
         let waited = tokio::time::timeout(
             std::time::Duration::from_millis(500),
-            listener.accept_child(999_999_999),
+            listener.accept_child(999_999_999, false),
         )
         .await;
         assert!(waited.is_err(), "a foreign peer must not be accepted");
@@ -280,8 +300,13 @@ mod tests {
             async move { tokio::net::UnixStream::connect(&address).await.unwrap() }
         });
         // We are the "child" here: our own pid passes.
-        let (mut server_side, direct, guard) =
-            listener.accept_child(std::process::id()).await.unwrap();
+        let (transport, direct, guard) = listener
+            .accept_child(std::process::id(), false)
+            .await
+            .unwrap();
+        let Transport::Stream(mut server_side) = transport else {
+            panic!("a stream was asked for");
+        };
         assert!(direct.is_some(), "Unix sockets get a direct-write handle");
         let mut client = client.await.unwrap();
         client.write_all(b"hi").await.unwrap();

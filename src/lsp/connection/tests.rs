@@ -693,3 +693,103 @@ async fn abandoning_a_callback_request_tells_its_callback_once() {
     assert_eq!(peer.recv().await["method"], json!("$/cancelRequest"));
     assert!(!conn.abandon(id, true), "only once");
 }
+
+/// A connection fed by the caller: the writer side is a duplex stream, the reading side is
+/// whatever the test feeds (from a thread outside the runtime, as the JS thread is).
+fn start_fed() -> (Connection, Feeder, Peer) {
+    let (ours, theirs) = tokio::io::duplex(1 << 20);
+    let (conn, feeder) = Connection::start_fed(
+        ours,
+        Handlers {
+            router: Arc::new(NullRouter),
+            notifications: None,
+            close_hook: Arc::new(FixedHook),
+        },
+        None,
+        None,
+    );
+    (conn, feeder, Peer::new(theirs))
+}
+
+fn frame_of(value: Value) -> Vec<u8> {
+    encode(&serde_json::to_vec(&value).unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fed_bytes_complete_requests_even_split_mid_frame_from_a_foreign_thread() {
+    let (conn, mut feeder, mut peer) = start_fed();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let done = Box::new(move |r: Result<RawJson>| {
+        let _ = tx.send(r.map(|raw| raw.get().to_string()));
+    });
+    conn.send_request_raw_then("a", None, Duration::from_secs(5), done);
+    let sent = peer.recv().await;
+    let id = sent["id"].clone();
+    let bytes = frame_of(json!({"jsonrpc": "2.0", "id": id, "result": {"ok": 1}}));
+    let (first, rest) = bytes.split_at(7);
+    let (first, rest) = (first.to_vec(), rest.to_vec());
+    let fed = std::thread::spawn(move || {
+        assert!(feeder.feed(&first));
+        assert!(feeder.feed(&rest));
+        feeder
+    })
+    .join()
+    .unwrap();
+    let outcome = rx.recv_timeout(Duration::from_secs(5)).unwrap().unwrap();
+    assert_eq!(outcome, r#"{"ok":1}"#);
+    assert_eq!(conn.pending_count(), 0);
+    drop(fed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fed_server_requests_are_answered_with_the_runtime_entered() {
+    let (_conn, mut feeder, mut peer) = start_fed();
+    let bytes = frame_of(json!({"jsonrpc": "2.0", "id": 7, "method": "echo", "params": {"x": 1}}));
+    // Dispatch spawns the handler: this must work from a thread outside the runtime.
+    std::thread::spawn(move || {
+        assert!(feeder.feed(&bytes));
+        feeder
+    })
+    .join()
+    .unwrap();
+    let answer = peer.recv().await;
+    assert_eq!(answer["id"], json!(7));
+    assert_eq!(answer["result"], json!({"x": 1}));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fed_eof_fails_pending_with_the_hook_reason_and_feeding_stops() {
+    let (conn, feeder, _peer) = start_fed();
+    let pending = conn.send_request("slowpoke", None).unwrap();
+    assert!(feeder.is_open());
+    std::thread::spawn(move || feeder.feed_eof())
+        .join()
+        .unwrap();
+    let e = pending
+        .wait(Some(Duration::from_secs(5)))
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("adt-ls exited (code 13) while slowpoke was pending."),
+        "{e}"
+    );
+    assert!(!conn.is_open());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fed_framing_violation_closes_at_once_and_dispose_stops_feeding() {
+    let (conn, mut feeder, _peer) = start_fed();
+    let pending = conn.send_request("p", None).unwrap();
+    assert!(!feeder.feed(b"Content-Length: nope\r\n\r\n"));
+    let e = pending
+        .wait(Some(Duration::from_secs(5)))
+        .await
+        .unwrap_err();
+    assert!(e.has_code(codes::LSP_PROTOCOL), "{e}");
+
+    let (conn, mut feeder, _peer) = start_fed();
+    conn.dispose();
+    assert!(!feeder.is_open());
+    assert!(!feeder.feed(&frame_of(json!({"jsonrpc": "2.0", "id": 0, "result": 1}))));
+}

@@ -1,0 +1,108 @@
+//! The reading side of a connection as a value: bytes in, frames decoded (with the
+//! decoder's limits), traced and dispatched. The reader task drives one; a caller that reads
+//! the socket itself (the JS thread, through a libuv poll handle) drives one from
+//! [`Connection::start_fed`].
+
+use super::{dispatch, CloseReason, Connection, Handlers};
+use crate::log;
+use crate::lsp::framing::Decoder;
+use tokio::runtime::Handle;
+use tokio::sync::watch;
+
+/// Decodes and dispatches what is read from the peer.
+pub struct Feeder {
+    conn: Connection,
+    handlers: Handlers,
+    decoder: Decoder,
+    shutdown: watch::Receiver<bool>,
+    /// Entered while dispatching: request handlers are spawned on it.
+    runtime: Handle,
+}
+
+impl Feeder {
+    /// Must be called inside the tokio runtime.
+    pub(super) fn new(
+        conn: Connection,
+        handlers: Handlers,
+        shutdown: watch::Receiver<bool>,
+    ) -> Feeder {
+        Feeder {
+            conn,
+            handlers,
+            decoder: Decoder::new(),
+            shutdown,
+            runtime: Handle::current(),
+        }
+    }
+
+    /// Decode `bytes` and dispatch every complete message (from any thread). False once
+    /// the connection has ended (disposed, closed, or a framing violation closed it now):
+    /// stop reading.
+    pub fn feed(&mut self, bytes: &[u8]) -> bool {
+        if *self.shutdown.borrow() {
+            return false;
+        }
+        let _runtime = self.runtime.enter();
+        self.decoder.push(bytes);
+        loop {
+            match self.decoder.next_frame() {
+                Ok(Some(body)) => dispatch(&self.conn, &self.handlers, &body, &self.shutdown),
+                Ok(None) => break,
+                Err(e) => {
+                    // The stream cannot be trusted any further: end it now and fail
+                    // everything pending instead of letting it run into its timeout.
+                    log::warn(format!("lsp: {e}; closing the connection"));
+                    self.conn.close(CloseReason::framing(&e));
+                    return false;
+                }
+            }
+        }
+        !*self.shutdown.borrow()
+    }
+
+    /// The peer closed the stream: close the connection with the reason the close hook
+    /// supplies (unless it ended already).
+    pub async fn eof(self) {
+        if self.conn.is_open() {
+            let reason = self.handlers.close_hook.on_eof().await;
+            self.conn.close(reason);
+        }
+    }
+
+    /// [`Feeder::eof`] from a thread outside the runtime: the close runs as a task.
+    pub fn feed_eof(self) {
+        let runtime = self.runtime.clone();
+        runtime.spawn(self.eof());
+    }
+
+    /// True until the connection ends.
+    pub fn is_open(&self) -> bool {
+        !*self.shutdown.borrow() && self.conn.is_open()
+    }
+
+    /// Read `socket` on the runtime instead (when the caller cannot read it after all).
+    #[cfg(unix)]
+    pub fn read_on_runtime(self, socket: std::os::unix::net::UnixStream) {
+        let runtime = self.runtime.clone();
+        let _entered = runtime.enter();
+        match crate::lsp::unix_socket::reader(socket) {
+            Ok(reader) => {
+                let shutdown = self.shutdown.clone();
+                runtime.spawn(super::read_loop(reader, self, shutdown));
+            }
+            Err(e) => {
+                log::warn(format!("lsp: cannot watch the adt-ls socket ({e})"));
+                self.feed_eof();
+            }
+        }
+    }
+}
+
+/// Someone who reads a connection's socket instead of a reader task (the JS thread under
+/// Node): given the socket to read and the feeder to hand the bytes to, once connected.
+#[cfg(unix)]
+pub trait ReadHost: Send + Sync + 'static {
+    /// Take over reading `socket` (non-blocking); when that is impossible, hand both to
+    /// [`Feeder::read_on_runtime`].
+    fn attach(&self, socket: std::os::unix::net::UnixStream, feeder: Feeder);
+}
