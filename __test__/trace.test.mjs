@@ -193,6 +193,10 @@ test('the driver traces with trace.file or ADT_LS_NATIVE_TRACE (the option wins)
     const driver = new AdtLsDriver(process.execPath, simDriverOptions({}, { trace: { file: viaOption } }));
     await driver.start(20_000);
     await driver.sendRequest('adtLs/destinations/initializeService', { destinationsStorePath: join(dirs.dir, 'd.json'), workspaceFolderUris: [], fileUris: [] });
+    // adt-ls asks workspace/configuration after `initialized`, in parallel with our requests:
+    // wait (bounded) until its request and our answer are on the wire before disposing.
+    const answered = (l) => l.ch === 'lsp' && l.method === 'workspace/configuration' && l.dir === 'out';
+    await until(() => ourTrace(viaOption).some(answered), 10_000);
     await driver.dispose();
     const size = statSync(viaOption).size;
     await driver.sendRequest('initialize', {}).catch(() => {});
