@@ -1,12 +1,16 @@
-//! libuv poll handles (`uv_poll_t`), declared by hand: neither napi-rs nor any crate we use
-//! exposes libuv, and Node-API only hands out the loop (`napi_get_uv_event_loop`). Node
-//! exports these symbols from its binary (resolved at load time: `-undefined dynamic_lookup`
-//! on macOS); Bun exports them as aborting stubs, so callers must never get here under Bun.
+//! libuv poll handles (`uv_poll_t`): neither napi-rs nor any crate we use exposes libuv, and
+//! Node-API only hands out the loop (`napi_get_uv_event_loop`). The functions are looked up in
+//! the running process with `dlsym` when first needed, not linked: Node exports them from its
+//! binary, while a binary without libuv (a fuzz or test executable linking this crate) must
+//! still link, and a host without them makes [`open`] return `None` (the caller then keeps the
+//! Tokio reader). Bun exports them as aborting stubs, so callers must never get here under Bun.
 //! Unix only. Handle memory is `uv_handle_size(UV_POLL)` bytes, freed after `uv_close`.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::ffi::CStr;
 use std::os::raw::{c_int, c_void};
 use std::os::unix::io::RawFd;
+use std::sync::OnceLock;
 
 /// `uv_loop_t`, opaque.
 #[repr(C)]
@@ -30,18 +34,57 @@ const HANDLE_ALIGN: usize = 16;
 pub type PollCallback = unsafe extern "C" fn(handle: *mut UvPoll, status: c_int, events: c_int);
 type CloseCallback = unsafe extern "C" fn(handle: *mut UvPoll);
 
-extern "C" {
-    fn uv_handle_size(kind: c_int) -> usize;
-    fn uv_poll_init(event_loop: *mut UvLoop, handle: *mut UvPoll, fd: c_int) -> c_int;
-    fn uv_poll_start(handle: *mut UvPoll, events: c_int, callback: PollCallback) -> c_int;
-    fn uv_poll_stop(handle: *mut UvPoll) -> c_int;
-    fn uv_close(handle: *mut UvPoll, callback: Option<CloseCallback>);
-    fn uv_unref(handle: *mut UvPoll);
+type HandleSizeFn = unsafe extern "C" fn(kind: c_int) -> usize;
+type PollInitFn = unsafe extern "C" fn(*mut UvLoop, *mut UvPoll, c_int) -> c_int;
+type PollStartFn = unsafe extern "C" fn(*mut UvPoll, c_int, PollCallback) -> c_int;
+type PollStopFn = unsafe extern "C" fn(*mut UvPoll) -> c_int;
+type CloseFn = unsafe extern "C" fn(*mut UvPoll, Option<CloseCallback>);
+type UnrefFn = unsafe extern "C" fn(*mut UvPoll);
+
+/// The libuv functions used here, found in the running process.
+struct Uv {
+    handle_size: HandleSizeFn,
+    poll_init: PollInitFn,
+    poll_start: PollStartFn,
+    poll_stop: PollStopFn,
+    close: CloseFn,
+    unref: UnrefFn,
 }
 
-fn layout() -> Option<Layout> {
+/// The address of `name` in the process, if some loaded image exports it.
+fn symbol(name: &CStr) -> Option<*mut c_void> {
+    // SAFETY: a lookup by a NUL-terminated name; nothing is called.
+    let address = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
+    (!address.is_null()).then_some(address)
+}
+
+/// Every function or none (resolved once).
+fn uv() -> Option<&'static Uv> {
+    static UV: OnceLock<Option<Uv>> = OnceLock::new();
+    UV.get_or_init(|| {
+        // SAFETY: each address is the exported libuv function of that name, whose C signature
+        // is the one written in `Uv` (libuv 1.x, stable ABI).
+        unsafe {
+            Some(Uv {
+                handle_size: std::mem::transmute::<*mut c_void, HandleSizeFn>(symbol(
+                    c"uv_handle_size",
+                )?),
+                poll_init: std::mem::transmute::<*mut c_void, PollInitFn>(symbol(c"uv_poll_init")?),
+                poll_start: std::mem::transmute::<*mut c_void, PollStartFn>(symbol(
+                    c"uv_poll_start",
+                )?),
+                poll_stop: std::mem::transmute::<*mut c_void, PollStopFn>(symbol(c"uv_poll_stop")?),
+                close: std::mem::transmute::<*mut c_void, CloseFn>(symbol(c"uv_close")?),
+                unref: std::mem::transmute::<*mut c_void, UnrefFn>(symbol(c"uv_unref")?),
+            })
+        }
+    })
+    .as_ref()
+}
+
+fn layout(uv: &Uv) -> Option<Layout> {
     // SAFETY: a pure function of a constant.
-    let size = unsafe { uv_handle_size(UV_POLL) };
+    let size = unsafe { (uv.handle_size)(UV_POLL) };
     Layout::from_size_align(size.max(1), HANDLE_ALIGN).ok()
 }
 
@@ -56,18 +99,19 @@ pub unsafe fn open(
     data: *mut c_void,
     on_readable: PollCallback,
 ) -> Option<*mut UvPoll> {
-    let layout = layout()?;
+    let uv = uv()?;
+    let layout = layout(uv)?;
     let handle = alloc_zeroed(layout) as *mut UvPoll;
     if handle.is_null() {
         return None;
     }
-    if uv_poll_init(event_loop, handle, fd) != 0 {
+    if (uv.poll_init)(event_loop, handle, fd) != 0 {
         dealloc(handle as *mut u8, layout);
         return None;
     }
     *(handle as *mut *mut c_void) = data;
-    uv_unref(handle);
-    if uv_poll_start(handle, UV_READABLE, on_readable) != 0 {
+    (uv.unref)(handle);
+    if (uv.poll_start)(handle, UV_READABLE, on_readable) != 0 {
         close(handle);
         return None;
     }
@@ -88,12 +132,15 @@ pub unsafe fn data(handle: *mut UvPoll) -> *mut c_void {
 /// # Safety
 /// `handle` comes from [`open`]; JS thread only; at most once.
 pub unsafe fn close(handle: *mut UvPoll) {
-    uv_poll_stop(handle);
-    uv_close(handle, Some(free_handle));
+    // `open` succeeded, so the functions were found.
+    if let Some(uv) = uv() {
+        (uv.poll_stop)(handle);
+        (uv.close)(handle, Some(free_handle));
+    }
 }
 
 unsafe extern "C" fn free_handle(handle: *mut UvPoll) {
-    if let Some(layout) = layout() {
+    if let Some(layout) = uv().and_then(layout) {
         dealloc(handle as *mut u8, layout);
     }
 }
