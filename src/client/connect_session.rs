@@ -283,10 +283,5 @@ pub async fn warm_up(client: &Client) {
             revive_if_dead(&client).await;
         }
     });
-    client
-        .inner()
-        .background
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push(task);
+    client.inner().keep_background(task);
 }

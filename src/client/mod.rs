@@ -74,6 +74,16 @@ pub(crate) struct Inner {
     pub opts: ClientOptions,
 }
 
+impl Inner {
+    /// Keep a background task (keep-alive, exit watcher) so that dispose aborts it.
+    pub fn keep_background(&self, task: tokio::task::JoinHandle<()>) {
+        self.background
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(task);
+    }
+}
+
 impl Client {
     /// `createAdtLs`.
     pub async fn create(opts: ClientOptions) -> Result<Client> {

@@ -209,12 +209,7 @@ fn watch_exit(client: &Client) {
             expected: false,
         });
     });
-    client
-        .inner()
-        .background
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push(task);
+    client.inner().keep_background(task);
 }
 
 /// Start adt-ls's MCP server (port fallback from `mcpPort`) and open the MCP session.
