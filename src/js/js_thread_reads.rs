@@ -65,7 +65,7 @@ impl ReadHost for JsThreadReads {
 /// The read host for a driver created now, or `None` for the Tokio reader (Bun, or the
 /// switch set to `0`).
 pub fn read_host(env: &Env, host: &HostEnv) -> Option<Arc<dyn ReadHost>> {
-    if host.var(SWITCH).as_deref() == Some("0") || is_bun(env) {
+    if host.var(SWITCH).as_deref() == Some("0") || super::runtime::is_bun(env) {
         return None;
     }
     match create_deliver(env) {
@@ -74,18 +74,6 @@ pub fn read_host(env: &Env, host: &HostEnv) -> Option<Arc<dyn ReadHost>> {
             log::debug(format!("lsp: no JS-thread reads ({e})"));
             None
         }
-    }
-}
-
-fn is_bun(env: &Env) -> bool {
-    let versions = env
-        .get_global()
-        .and_then(|g| g.get_named_property::<Object>("process"))
-        .and_then(|p| p.get_named_property::<Object>("versions"));
-    match versions {
-        Ok(v) => v.has_named_property("bun").unwrap_or(true),
-        // Cannot tell: take the safe path.
-        Err(_) => true,
     }
 }
 
@@ -268,6 +256,12 @@ fn read_and_feed(reader: &mut Reader, status: c_int) -> (bool, bool) {
             Ok(n) => {
                 if !feeder.feed(&reader.buf[..n]) {
                     return (false, true);
+                }
+                // A short read drained the socket: stop here instead of paying one more
+                // `recv` for its `EAGAIN`. libuv polls level-triggered, so bytes that
+                // arrive meanwhile (or the peer's EOF) call us again.
+                if n < reader.buf.len() {
+                    break;
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}

@@ -25,6 +25,7 @@ mod outbox;
 mod process_exit;
 mod progress;
 mod requester;
+mod runtime;
 mod settle;
 mod strategies;
 mod timeouts;
