@@ -1,4 +1,4 @@
-// Caller stacks and the error model through the public API (issue 10 §1, §2): every
+// Caller stacks and the error model through the public API (issue 10 §1, §2; modes: D8.2): every
 // rejection of a promise-returning export carries the caller's frames (the user's async
 // function names appear in `stack`, under Node and Bun), and every error the library creates
 // is an `AdtLsError` (also an `Error`) with a stable string `code` (JSON-RPC errors keep
@@ -156,4 +156,76 @@ test('synchronous throws are AdtLsErrors too: ERR_ADT_LS_NOT_FOUND from discover
   assert.equal(error.code, 'ERR_ADT_LS_NOT_FOUND');
   assert.match(error.message, /^adt-ls binary not found\. /);
   assert.match(error.stack, /mySyncCaller/);
+});
+
+/** Run `script` (CommonJS, `index` bound to the package entry) in a child of this runtime. */
+async function childStack(script, stacksSetting) {
+  const { spawnSync } = await import('node:child_process');
+  const index = require.resolve('../index.js');
+  const env = { ...process.env };
+  if (stacksSetting === undefined) delete env.ADT_LS_NATIVE_CALLER_STACKS;
+  else env.ADT_LS_NATIVE_CALLER_STACKS = stacksSetting;
+  const source = `const index = require(${JSON.stringify(index)});\n${script}`;
+  const r = spawnSync(process.execPath, ['-e', source], { env, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, `child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+/** A rejection awaited two async functions deep, and one consumed with .catch() from a sync function. */
+const TWO_CONSUMERS = `
+const driver = new index.AdtLsDriver('/nonexistent/adt-ls');
+async function myAwaitingCaller() { await driver.sendRequest('x/y', {}); }
+async function myOuterCaller() { await myAwaitingCaller(); }
+function mySyncCaller() { return driver.sendRequest('x/y', {}); }
+(async () => {
+  const awaited = await myOuterCaller().then(() => null, (e) => e);
+  const caught = await new Promise((resolve) => { mySyncCaller().catch(resolve); });
+  console.log(JSON.stringify({ awaited: awaited.stack, caught: caught.stack, code: caught.code }));
+})();
+`;
+
+test('caller frames, default mode: awaiting async functions under Node, the calling frames under Bun', async () => {
+  const { awaited, caught, code } = await childStack(TWO_CONSUMERS, undefined);
+  assert.equal(code, 'ERR_NOT_STARTED');
+  assert.match(awaited, /^Error: AdtLsDriver not started\n/);
+  assert.match(awaited, /myAwaitingCaller/, awaited);
+  if (globalThis.Bun) {
+    // No async stack traces in JavaScriptCore: the frames are recorded at the call.
+    assert.match(caught, /mySyncCaller/, caught);
+  } else {
+    // V8 walks from the rejection to every awaiting async function, at no cost per call.
+    assert.match(awaited, /at async myAwaitingCaller .*\n\s+at async myOuterCaller /, awaited);
+    assert.doesNotMatch(caught, /mySyncCaller/, 'a .catch() consumer gets none of its frames in this mode');
+  }
+});
+
+test('caller frames: ADT_LS_NATIVE_CALLER_STACKS=call records the calling frames, =0 none', async () => {
+  const atCall = await childStack(TWO_CONSUMERS, 'call');
+  assert.match(atCall.caught, /^Error: AdtLsDriver not started\n/, atCall.caught);
+  assert.match(atCall.caught, /\n\s+at mySyncCaller /, atCall.caught);
+  assert.match(atCall.awaited, /myAwaitingCaller/, atCall.awaited);
+  const off = await childStack(TWO_CONSUMERS, '0');
+  assert.doesNotMatch(off.awaited, /myAwaitingCaller|myOuterCaller/, off.awaited);
+  assert.doesNotMatch(off.caught, /mySyncCaller/, off.caught);
+  assert.equal(off.code, 'ERR_NOT_STARTED');
+});
+
+test('caller frames through Promise.all name the awaiting function', async () => {
+  const driver = new AdtLsDriver(join(tempDir().dir, 'no-adt-ls'));
+  async function myParallelCaller() {
+    await Promise.all([driver.sendRequest('a/b', {}), driver.sendRequest('c/d', {})]);
+  }
+  const e = await myParallelCaller().then(() => assert.fail('expected a rejection'), (x) => x);
+  assert.equal(e.code, 'ERR_NOT_STARTED');
+  assert.match(e.stack, /myParallelCaller/, e.stack);
+  if (!globalThis.Bun) assert.match(e.stack, /at async Promise\.all \(index 0\)/, e.stack);
+  await driver.dispose();
+});
+
+test('a resolving call hands out one plain promise; nothing is left pending on it', async () => {
+  const driver = new AdtLsDriver(join(tempDir().dir, 'no-adt-ls'));
+  const p = driver.sendRequest('x/y', {});
+  assert.ok(p instanceof Promise, 'a native Promise');
+  await assert.rejects(p, (e) => e.code === 'ERR_NOT_STARTED' && e instanceof AdtLsError);
+  await driver.dispose();
 });

@@ -7,9 +7,10 @@
 //
 //   node bench/hot-path.mjs [--rounds 5] [--warmup 5000] [--calls 5000] [--inflight 20000] [--large-reps 7]
 //                           [--out target/bench/hot-path.json] [--addon <file.node>]
-// `--addon` measures that binary as "ours" (default: the package loader, ../index.js). A
-// fourth client, ours with ADT_LS_NATIVE_CALLER_STACKS=0, gives the caller-stack capture's
-// cost (ours minus it, per sequential call).
+// `--addon` measures that binary as "ours" (default: the package loader, ../index.js). Two
+// more runs of ours give the cost of the caller's frames (docs/errors.md, "Stacks and cost"):
+// with ADT_LS_NATIVE_CALLER_STACKS=0 (none: ours minus it is the default mode's cost) and
+// with =call (the frames recorded at every call instead of at the await).
 // `npm run bench:hot` builds the release addon first; `npm run bench` runs this after the
 // simulator scenarios.
 
@@ -39,11 +40,14 @@ const LIBS = {
   ref: '@marianfoo/adt-ls 0.5.0',
   floor: 'raw JS floor (node:net)',
   'ours-nostack': 'adt-ls-native, caller stacks off',
+  'ours-callsite': 'adt-ls-native, caller stacks at the call',
 };
+/** ADT_LS_NATIVE_CALLER_STACKS per client ('' is the default mode). */
+const STACKS_SWITCH = { 'ours-nostack': '0', 'ours-callsite': 'call' };
 const workerEnv = (lib) => ({
   ...process.env,
   ...(values.addon ? { ADT_LS_NATIVE_BENCH_ADDON: resolve(values.addon) } : {}),
-  ADT_LS_NATIVE_CALLER_STACKS: lib === 'ours-nostack' ? '0' : '1',
+  ADT_LS_NATIVE_CALLER_STACKS: STACKS_SWITCH[lib] ?? '',
 });
 
 /** [key, header, path into a worker result, higher is better?, decimals] */
@@ -83,11 +87,14 @@ for (const lib of Object.keys(LIBS)) {
 }
 const ratio = (a, b) => Object.fromEntries(COLUMNS.map(([key]) => [key, results[a][key] / results[b][key]]));
 const ratios = { 'ours/0.5.0': ratio('ours', 'ref'), 'ours/floor': ratio('ours', 'floor') };
-// The caller-stack capture's cost per sequential (resolving) call: ours minus ours without it.
-const callerStackCost = {
-  wallUs: results.ours.wallUs - results['ours-nostack'].wallUs,
-  cpuUs: results.ours.cpuUs - results['ours-nostack'].cpuUs,
-};
+// The caller's frames' cost per sequential (resolving) call: ours (default mode) minus ours
+// without them, and the same for the frames recorded at every call.
+const costOver = (lib) => ({
+  wallUs: results[lib].wallUs - results['ours-nostack'].wallUs,
+  cpuUs: results[lib].cpuUs - results['ours-nostack'].cpuUs,
+  inflightPerSec: results[lib].inflightPerSec / results['ours-nostack'].inflightPerSec,
+});
+const callerStackCost = { ...costOver('ours'), atCall: costOver('ours-callsite') };
 
 const gitHead = (() => {
   try {
@@ -129,7 +136,8 @@ const lines = [
 ];
 console.log(`\nHot path (${ROUNDS} rounds, medians; ${report.machine.cores} cores, load ${report.machine.loadavg.map((l) => l.toFixed(2)).join(' ')}):`);
 console.log(lines.join('\n'));
-console.log(`\nCaller-stack capture (ours minus ours with ADT_LS_NATIVE_CALLER_STACKS=0): ${fmt(callerStackCost.wallUs, 1)} µs wall, ${fmt(callerStackCost.cpuUs, 1)} µs CPU per sequential call (medians)`);
+const costLine = (c) => `${fmt(c.wallUs, 1)} µs wall, ${fmt(c.cpuUs, 1)} µs CPU per sequential call, ${fmt(c.inflightPerSec, 2)}× the in-flight throughput`;
+console.log(`\nCaller's frames, against ADT_LS_NATIVE_CALLER_STACKS=0 (medians): at the await (default) ${costLine(callerStackCost)}; at the call ${costLine(callerStackCost.atCall)}`);
 if (Object.keys(errors).length) console.log(`\nerrors: ${JSON.stringify(errors)}`);
 console.log(`\nwritten to ${values.out}`);
 process.exitCode = Object.keys(errors).length ? 1 : 0;

@@ -8,8 +8,8 @@
 //! plain path ([`coded`]) and pays nothing.
 
 use super::call;
+use super::caller_stack::CallerStack;
 use super::checked;
-use super::error_class::CallerStack;
 use super::errors::{coded, js_error_at, js_error_value, EngineOutcome};
 use super::settle::{self, Settling};
 use super::timeouts::timeout_arg;

@@ -7,13 +7,10 @@
 //! inherit from `AdtLsError.prototype`: every library error carries a brand symbol, and
 //! `AdtLsError[Symbol.hasInstance]` accepts branded errors, so `instanceof AdtLsError` holds
 //! for them too.
-//! Also the call-site capture that gives rejections the caller's frames (`Error
-//! .captureStackTrace` on a plain object, run on the JS thread inside the napi entry).
 
 use napi::bindgen_prelude::*;
 use napi::JsValue;
 use std::cell::RefCell;
-use std::sync::OnceLock;
 
 /// The class of every error adt-ls-native creates: `err instanceof AdtLsError` (and
 /// `instanceof Error`) holds for every rejection and throw of the library, from `import` and
@@ -157,73 +154,18 @@ pub fn adopt(env: &Env, error: Object) -> Result<()> {
     })
 }
 
-/// `Error.captureStackTrace(target)`: the current JS frames onto `target.stack`.
-pub fn capture_on(env: &Env, target: Object) -> Result<()> {
-    let error_ctor: Object = env.get_global()?.get_named_property_unchecked("Error")?;
-    let capture: Function<Object, Unknown> = error_ctor.get_named_property("captureStackTrace")?;
-    capture.call(target)?;
-    Ok(())
-}
-
-/// False when `ADT_LS_NATIVE_CALLER_STACKS=0` was set at start (read once): rejections then
-/// carry only the frames at settlement, saving the capture's cost (see bench/caller-stacks.mjs).
-fn capture_enabled() -> bool {
-    static ENABLED: OnceLock<bool> = OnceLock::new();
-    *ENABLED
-        .get_or_init(|| std::env::var_os("ADT_LS_NATIVE_CALLER_STACKS").is_none_or(|v| v != "0"))
-}
-
-/// The caller's frames, captured at a call and formatted only if they are needed: V8's
-/// `Error.captureStackTrace` records the frames cheaply and formats `stack` on first read, so
-/// a promise that resolves never pays for the text (see bench/caller-stacks.mjs).
-pub struct CallerStack(Option<ObjectRef<false>>);
-
-impl CallerStack {
-    /// Capture the current frames (JS thread, inside a promise-returning export).
-    pub fn capture(env: &Env) -> CallerStack {
-        if !capture_enabled() {
-            return CallerStack(None);
-        }
-        let probe = Object::new(env)
-            .ok()
-            .filter(|probe| capture_on(env, *probe).is_ok())
-            .and_then(|probe| probe.create_ref::<false>().ok());
-        CallerStack(probe)
+/// True for an object carrying the library's brand (an error this library created).
+pub fn is_library_error(env: &Env, value: napi::sys::napi_value) -> bool {
+    let mut kind = 0;
+    if unsafe { napi::sys::napi_typeof(env.raw(), value, &mut kind) } != napi::sys::Status::napi_ok
+        || kind != napi::sys::ValueType::napi_object
+    {
+        return false;
     }
-
-    /// The captured `    at …` lines, formatted now; `None` where the engine gave none.
-    pub fn frames(&self, env: &Env) -> Option<String> {
-        let probe = self.0.as_ref()?.get_value(env).ok()?;
-        let stack: String = probe.get_named_property::<String>("stack").ok()?;
-        frames_of(&stack)
-    }
-
-    /// Drop the captured frames (JS thread).
-    pub fn release(self, env: &Env) {
-        if let Some(probe) = self.0 {
-            let _ = probe.unref(env);
-        }
-    }
-}
-
-/// The frame lines of a stack text (everything after the message lines).
-pub fn frames_of(stack: &str) -> Option<String> {
-    let start = stack.find("\n    at ").or_else(|| stack.find("\n    at"))?;
-    let frames = &stack[start + 1..];
-    (!frames.trim().is_empty()).then(|| frames.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::frames_of;
-
-    #[test]
-    fn frames_skip_the_message_lines() {
-        let s = "Error: a\nb\n    at f (x.js:1:1)\n    at g (y.js:2:2)";
-        assert_eq!(
-            frames_of(s).as_deref(),
-            Some("    at f (x.js:1:1)\n    at g (y.js:2:2)")
-        );
-        assert_eq!(frames_of("Error"), None);
-    }
+    let Ok(key) = brand_key(env) else {
+        return false;
+    };
+    let mut branded = false;
+    let status = unsafe { napi::sys::napi_has_own_property(env.raw(), value, key, &mut branded) };
+    status == napi::sys::Status::napi_ok && branded
 }

@@ -7,7 +7,8 @@
 //! argument errors (`ERR_INVALID_ARG_TYPE`, `ERR_INVALID_ARG_VALUE`, `ERR_INVALID_ARG`) are
 //! `TypeError`s and `ERR_OUT_OF_RANGE` a `RangeError`, as Node's own, branded as `AdtLsError`.
 
-use super::error_class::{self, CallerStack};
+use super::caller_stack::{self, CallerStack};
+use super::error_class;
 use super::json;
 use super::settle::{self, Completer, Settling};
 use crate::error::{codes, Error as EngineError, ErrorCode};
@@ -68,7 +69,7 @@ pub fn js_error_value<'env>(
         }
         let _ = match frames {
             Some(frames) => obj.set_named_property("stack", format!("{kind}: {message}\n{frames}")),
-            None => error_class::capture_on(env, obj),
+            None => caller_stack::capture_on(env, obj),
         };
     }
     unknown

@@ -3,6 +3,7 @@
 
 mod call;
 mod callback;
+mod caller_stack;
 mod cancel;
 mod checked;
 mod cli;

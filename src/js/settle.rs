@@ -79,7 +79,8 @@ impl<T> ToNapiValue for Settling<T> {
 }
 
 /// A promise and the [`Completer`] that settles it from any thread through `finish` (run on
-/// the JS thread); no task per promise. Must be called on the JS thread.
+/// the JS thread); no task per promise. Must be called on the JS thread. The promise handed
+/// out is the one that gives rejections the caller's frames ([`super::caller_stack::awaitable`]).
 pub fn deferred<T: Send + 'static>(
     env: &Env,
     finish: impl FnOnce(&Env, T) -> Result<sys::napi_value> + 'static,
@@ -95,7 +96,7 @@ pub fn deferred<T: Send + 'static>(
     });
     let (id, shared) = register(env, deferred, finish)?;
     let promise = Settling {
-        promise,
+        promise: super::caller_stack::awaitable(env, promise),
         _result: PhantomData,
     };
     let completer = Completer {
