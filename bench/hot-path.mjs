@@ -86,7 +86,7 @@ for (const lib of Object.keys(LIBS)) {
   results[lib] = Object.fromEntries(COLUMNS.map(([key, , get]) => [key, median(runs[lib].map(get))]));
 }
 const ratio = (a, b) => Object.fromEntries(COLUMNS.map(([key]) => [key, results[a][key] / results[b][key]]));
-const ratios = { 'ours/0.5.0': ratio('ours', 'ref'), 'ours/floor': ratio('ours', 'floor') };
+const ratios = { 'ours/0.5.0': ratio('ours', 'ref'), 'ours/floor': ratio('ours', 'floor'), 'ours/stacks off': ratio('ours', 'ours-nostack') };
 // The caller's frames' cost per sequential (resolving) call: ours (default mode) minus ours
 // without them, and the same for the frames recorded at every call.
 const costOver = (lib) => ({
