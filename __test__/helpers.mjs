@@ -31,10 +31,11 @@ export function tempDir(prefix = 'adt-ls-native-test-') {
 /** Parsed events of a simulator trace file (`ADTLS_SIM_TRACE`). */
 export function readTrace(file) {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
+  // Only whole lines: the simulator may be writing the last one while we read (a reader can
+  // see part of a write in progress). A whole line that does not parse still throws.
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.pop();
+  return lines.filter(Boolean).map((line) => JSON.parse(line));
 }
 
 /** Messages the simulator received (parsed JSON-RPC). */

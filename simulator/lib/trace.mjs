@@ -22,7 +22,10 @@ export function openTrace(file, { redact = false } = {}) {
     const record = { t: event.t ?? Date.now(), ...event };
     const line = JSON.stringify(redact ? redactSecrets(record) : record);
     try {
-      writeSync(fd, `${line}\n`);
+      // writeSync may write less than asked (a signal mid-write: JavaScriptCore suspends
+      // threads with signals), and a torn line would stay torn: write until all is out.
+      const bytes = Buffer.from(`${line}\n`);
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
     } catch {
       // A trace must never take the simulated process down.
     }
