@@ -59,6 +59,11 @@ pub fn encode(body: &[u8]) -> Vec<u8> {
 #[derive(Default)]
 pub struct Decoder {
     buf: Vec<u8>,
+    /// Bytes of `buf` before this are consumed: frames are taken by moving it, and the
+    /// consumed prefix is dropped only when it is at least half the buffer (at a push) or a
+    /// frame is still arriving, so many frames in one read cost one copy each, not one copy of
+    /// everything behind them.
+    start: usize,
     /// Body length of the frame whose header has been consumed, if any.
     pending_body: Option<usize>,
     /// How far `buf` has been searched for the header's end without finding it.
@@ -74,14 +79,24 @@ impl Decoder {
 
     /// Append received bytes (dropped once the stream is known to be broken).
     pub fn push(&mut self, bytes: &[u8]) {
-        if self.failed.is_none() {
-            self.buf.extend_from_slice(bytes);
+        if self.failed.is_some() {
+            return;
         }
+        if self.start > 0 && self.start * 2 >= self.buf.len() {
+            self.compact();
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Drop the consumed prefix (a move of the unconsumed bytes only).
+    fn compact(&mut self) {
+        self.buf.drain(..self.start);
+        self.start = 0;
     }
 
     /// Bytes held, waiting for the rest of a frame.
     pub fn buffered(&self) -> usize {
-        self.buf.len()
+        self.buf.len() - self.start
     }
 
     /// The next complete message body, `Ok(None)` when more bytes are needed. After the
@@ -94,6 +109,7 @@ impl Decoder {
         if let Err(e) = &out {
             self.failed = Some(e.clone());
             self.buf = Vec::new();
+            self.start = 0;
         }
         out
     }
@@ -109,15 +125,30 @@ impl Decoder {
                 None => return Ok(None),
             },
         };
-        if self.buf.len() < body_len {
+        if self.buffered() < body_len {
             return Ok(None);
         }
-        let rest = self.buf.split_off(body_len);
-        let mut body = std::mem::replace(&mut self.buf, rest);
-        // The body took over the whole buffer's allocation; give back what lies past its end
-        // (a shrinking realloc, no copy for large blocks), or every frame taken from one big
-        // read would keep that read's capacity alive (found by the `lsp_framing` fuzz target).
-        body.shrink_to_fit();
+        let end = self.start + body_len;
+        let rest_len = self.buf.len() - end;
+        let body = if self.start == 0 && rest_len <= body_len {
+            // A body at the front with less behind it (a large result): it takes the buffer's
+            // allocation and only the rest is copied. Give back what lies past its end (a
+            // shrinking realloc, no copy for large blocks), or a frame taken from one big read
+            // would keep that read's capacity alive (found by the `lsp_framing` fuzz target).
+            let rest = self.buf.split_off(body_len);
+            let mut body = std::mem::replace(&mut self.buf, rest);
+            body.shrink_to_fit();
+            body
+        } else {
+            // One of several frames in a read: copy it out (exactly its bytes) and move on.
+            let body = self.buf[self.start..end].to_vec();
+            self.start = end;
+            body
+        };
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        }
         self.pending_body = None;
         Ok(Some(body))
     }
@@ -125,13 +156,15 @@ impl Decoder {
     /// Parse and drop one header block if it is complete; returns the content length.
     fn take_header(&mut self) -> Result<Option<usize>, FramingError> {
         // Resume the search where the last one stopped (minus a terminator's length).
+        // `scanned` and `end` count from `start`.
+        let unconsumed = &self.buf[self.start..];
         let from = self.scanned.saturating_sub(3);
-        let Some(end) = find_header_end(&self.buf[from..]).map(|i| from + i) else {
-            self.scanned = self.buf.len();
+        let Some(end) = find_header_end(&unconsumed[from..]).map(|i| from + i) else {
+            self.scanned = unconsumed.len();
             // Up to 3 bytes of the terminator may already be here: only once a full one
             // could not end at or before the limit is the header too large (so the verdict
             // does not depend on where a read happened to end).
-            if self.buf.len() >= MAX_HEADER_BYTES + 4 {
+            if unconsumed.len() >= MAX_HEADER_BYTES + 4 {
                 return Err(FramingError::HeaderTooLarge);
             }
             return Ok(None);
@@ -140,9 +173,15 @@ impl Decoder {
         if end > MAX_HEADER_BYTES {
             return Err(FramingError::HeaderTooLarge);
         }
-        let header = String::from_utf8_lossy(&self.buf[..end]).into_owned();
-        self.buf.drain(..end + 4);
-        parse_content_length(&header).map(Some)
+        let header = String::from_utf8_lossy(&unconsumed[..end]).into_owned();
+        self.start += end + 4;
+        let body_len = parse_content_length(&header)?;
+        // A body still arriving starts at the front, so once complete it can take the
+        // buffer's allocation (a large result is not copied); this moves at most one read.
+        if self.buffered() < body_len {
+            self.compact();
+        }
+        Ok(Some(body_len))
     }
 }
 
@@ -248,6 +287,33 @@ mod tests {
             frames += 1;
         }
         assert_eq!(frames, 50);
+    }
+
+    #[test]
+    fn small_and_large_frames_mixed_across_pushes_come_out_whole_and_in_order() {
+        let large = vec![b'7'; 200_000];
+        let bodies: Vec<Vec<u8>> = vec![
+            b"[1]".to_vec(),
+            large.clone(),
+            b"[2]".to_vec(),
+            b"[3]".to_vec(),
+            large.clone(),
+            b"[4]".to_vec(),
+        ];
+        let stream: Vec<u8> = bodies.iter().flat_map(|b| encode(b)).collect();
+        for chunk in [7, 4096, 65536, stream.len()] {
+            let mut d = Decoder::new();
+            let mut out = Vec::new();
+            for piece in stream.chunks(chunk) {
+                d.push(piece);
+                while let Some(frame) = d.next_frame().unwrap() {
+                    assert_eq!(frame.capacity(), frame.len());
+                    out.push(frame);
+                }
+            }
+            assert_eq!(out, bodies, "chunk {chunk}");
+            assert_eq!(d.buffered(), 0, "chunk {chunk}");
+        }
     }
 
     #[test]
