@@ -6,11 +6,15 @@
 // target/bench/hot-path.json. Columns are explained in docs/performance.md.
 //
 //   node bench/hot-path.mjs [--rounds 5] [--warmup 5000] [--calls 5000] [--inflight 20000] [--large-reps 7]
-//                           [--out target/bench/hot-path.json] [--addon <file.node>]
+//                           [--out target/bench/hot-path.json] [--addon <file.node>] [--pin <cpu>]
 // `--addon` measures that binary as "ours" (default: the package loader, ../index.js). Two
 // more runs of ours give the cost of the caller's frames (docs/errors.md, "Stacks and cost"):
 // with ADT_LS_NATIVE_CALLER_STACKS=0 (none: ours minus it is the default mode's cost) and
 // with =call (the frames recorded at every call instead of at the await).
+// `--pin <cpu>` (Linux, taskset) runs every worker and its peer on that one CPU: on a VM the
+// cross-CPU wake-ups of a round trip cost more than either side's work and depend on where the
+// scheduler puts the two processes, which makes the sequential figures bimodal; pinned, each
+// client's own cost separates (docs/performance.md).
 // `npm run bench:hot` builds the release addon first; `npm run bench` runs this after the
 // simulator scenarios.
 
@@ -30,6 +34,7 @@ const { values } = parseArgs({
     'large-reps': { type: 'string', default: '7' },
     out: { type: 'string', default: 'target/bench/hot-path.json' },
     addon: { type: 'string' },
+    pin: { type: 'string' },
   },
 });
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -69,7 +74,8 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const lib of Object.keys(LIBS)) {
     if (errors[lib]) continue;
     const args = ['--expose-gc', WORKER, '--lib', lib, '--warmup', values.warmup, '--calls', values.calls, '--inflight', values.inflight, '--large-reps', values['large-reps']];
-    const res = spawnSync(process.execPath, args, { cwd: ROOT, env: workerEnv(lib), encoding: 'utf8', timeout: 10 * 60_000 });
+    const [command, argv] = values.pin ? ['taskset', ['-c', values.pin, process.execPath, ...args]] : [process.execPath, args];
+    const res = spawnSync(command, argv, { cwd: ROOT, env: workerEnv(lib), encoding: 'utf8', timeout: 10 * 60_000 });
     const line = res.stdout?.trim().split('\n').pop();
     try {
       runs[lib].push(JSON.parse(line));
@@ -115,7 +121,7 @@ const report = {
   },
   command: `node bench/hot-path.mjs ${process.argv.slice(2).join(' ')}`.trim(),
   commit: gitHead,
-  settings: { rounds: ROUNDS, warmup: Number(values.warmup), calls: Number(values.calls), inflight: Number(values.inflight), largeReps: Number(values['large-reps']) },
+  settings: { rounds: ROUNDS, warmup: Number(values.warmup), calls: Number(values.calls), inflight: Number(values.inflight), largeReps: Number(values['large-reps']), pinnedCpu: values.pin ?? null },
   columns: Object.fromEntries(COLUMNS.map(([key, header, , higherIsBetter]) => [key, { header, higherIsBetter }])),
   results,
   ratios,
@@ -134,7 +140,7 @@ const lines = [
   ...Object.entries(LIBS).map(([lib, label]) => `| ${label} | ${COLUMNS.map(([k, , , , d]) => fmt(results[lib][k], d)).join(' | ')} |`),
   ...Object.entries(ratios).map(([label, r]) => `| ${label} | ${COLUMNS.map(([k]) => (Number.isFinite(r[k]) ? `${r[k].toFixed(2)}×` : 'n/a')).join(' | ')} |`),
 ];
-console.log(`\nHot path (${ROUNDS} rounds, medians; ${report.machine.cores} cores, load ${report.machine.loadavg.map((l) => l.toFixed(2)).join(' ')}):`);
+console.log(`\nHot path (${ROUNDS} rounds, medians; ${values.pin ? `every worker and its peer pinned to CPU ${values.pin}; ` : ''}${report.machine.cores} cores, load ${report.machine.loadavg.map((l) => l.toFixed(2)).join(' ')}):`);
 console.log(lines.join('\n'));
 const costLine = (c) => `${fmt(c.wallUs, 1)} µs wall, ${fmt(c.cpuUs, 1)} µs CPU per sequential call, ${fmt(c.inflightPerSec, 2)}× the in-flight throughput`;
 console.log(`\nCaller's frames, against ADT_LS_NATIVE_CALLER_STACKS=0 (medians): at the await (default) ${costLine(callerStackCost)}; at the call ${costLine(callerStackCost.atCall)}`);
