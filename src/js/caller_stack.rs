@@ -13,9 +13,10 @@
 //!   (`napi_create_error`), kept by reference and formatted only if the promise rejects.
 //! - **Off** (`ADT_LS_NATIVE_CALLER_STACKS=0`): rejections carry the frames at settlement.
 
+use super::raw_ref::RawRef;
 use napi::bindgen_prelude::*;
 use napi::sys;
-use std::cell::Cell;
+use std::cell::OnceCell;
 use std::ptr;
 use std::sync::OnceLock;
 
@@ -45,14 +46,13 @@ static MODE: OnceLock<Mode> = OnceLock::new();
 
 thread_local! {
     /// `Promise.prototype.then`, `raise` and `Error.captureStackTrace` of this JS thread.
-    static HOOKS: Cell<Option<Hooks>> = const { Cell::new(None) };
+    static HOOKS: OnceCell<Hooks> = const { OnceCell::new() };
 }
 
-#[derive(Clone, Copy)]
 struct Hooks {
-    then: sys::napi_ref,
-    raise: sys::napi_ref,
-    capture: sys::napi_ref,
+    then: RawRef,
+    raise: RawRef,
+    capture: RawRef,
 }
 
 /// Decide the mode (first load in the process) and make this JS thread's hooks (module init).
@@ -79,30 +79,18 @@ pub fn install(env: &Env, async_stack_traces: bool) -> Result<()> {
         )
     })?;
     let hooks = Hooks {
-        then: strong_ref(env, then.raw())?,
-        raise: strong_ref(env, raise)?,
-        capture: strong_ref(env, capture.raw())?,
+        then: RawRef::strong(env, then.raw())?,
+        raise: RawRef::strong(env, raise)?,
+        capture: RawRef::strong(env, capture.raw())?,
     };
-    HOOKS.with(|slot| slot.set(Some(hooks)));
+    HOOKS.with(|slot| slot.set(hooks).ok());
     Ok(())
-}
-
-fn strong_ref(env: &Env, value: sys::napi_value) -> Result<sys::napi_ref> {
-    let mut reference = ptr::null_mut();
-    check_status!(unsafe { sys::napi_create_reference(env.raw(), value, 1, &mut reference) })?;
-    Ok(reference)
-}
-
-fn value_of(env: sys::napi_env, reference: sys::napi_ref) -> Option<sys::napi_value> {
-    let mut value = ptr::null_mut();
-    let status = unsafe { sys::napi_get_reference_value(env, reference, &mut value) };
-    (status == sys::Status::napi_ok && !value.is_null()).then_some(value)
 }
 
 /// The mode in effect on this thread: at the await only where its hooks exist.
 fn mode() -> Mode {
     match MODE.get().copied().unwrap_or(Mode::AtCall) {
-        Mode::AtAwait if HOOKS.with(Cell::get).is_none() => Mode::AtCall,
+        Mode::AtAwait if HOOKS.with(|hooks| hooks.get().is_none()) => Mode::AtCall,
         mode => mode,
     }
 }
@@ -113,21 +101,19 @@ pub fn awaitable(env: &Env, promise: sys::napi_value) -> sys::napi_value {
     if mode() != Mode::AtAwait {
         return promise;
     }
-    let Some(hooks) = HOOKS.with(Cell::get) else {
-        return promise;
-    };
-    let raw = env.raw();
-    let (Some(then), Some(raise)) = (value_of(raw, hooks.then), value_of(raw, hooks.raise)) else {
+    let hooks = HOOKS.with(|hooks| hooks.get().map(|h| (h.then.value(env), h.raise.value(env))));
+    let Some((Some(then), Some(raise))) = hooks else {
         return promise;
     };
     let args = [super::call::undefined(env), raise];
     let mut chained = ptr::null_mut();
-    let status =
-        unsafe { sys::napi_call_function(raw, promise, then, 2, args.as_ptr(), &mut chained) };
+    let status = unsafe {
+        sys::napi_call_function(env.raw(), promise, then, 2, args.as_ptr(), &mut chained)
+    };
     if status == sys::Status::napi_ok && !chained.is_null() {
         return chained;
     }
-    clear_exception(raw);
+    clear_exception(env);
     promise
 }
 
@@ -153,26 +139,22 @@ unsafe extern "C" fn raise_callback(
     }
     let env_ref = Env::from_raw(env);
     if super::error_class::is_library_error(&env_ref, reason) {
-        capture_raw(env, reason);
+        capture_cached(&env_ref, reason);
     }
     sys::napi_throw(env, reason);
     ptr::null_mut()
 }
 
-/// `Error.captureStackTrace(target)`, the exception of a failed call cleared.
-fn capture_raw(env: sys::napi_env, target: sys::napi_value) -> bool {
-    let capture = HOOKS
-        .with(Cell::get)
-        .and_then(|hooks| value_of(env, hooks.capture));
-    let Some(capture) = capture else {
+/// `Error.captureStackTrace(target)` through this thread's hook, the exception of a failed
+/// call cleared; false without the hook.
+fn capture_cached(env: &Env, target: sys::napi_value) -> bool {
+    let Some(capture) = HOOKS.with(|hooks| hooks.get().and_then(|h| h.capture.value(env))) else {
         return false;
     };
-    let mut undefined = ptr::null_mut();
     let mut result = ptr::null_mut();
-    let status = unsafe {
-        sys::napi_get_undefined(env, &mut undefined);
-        sys::napi_call_function(env, undefined, capture, 1, &target, &mut result)
-    };
+    let undefined = super::call::undefined(env);
+    let status =
+        unsafe { sys::napi_call_function(env.raw(), undefined, capture, 1, &target, &mut result) };
     if status != sys::Status::napi_ok {
         clear_exception(env);
         return false;
@@ -180,12 +162,14 @@ fn capture_raw(env: sys::napi_env, target: sys::napi_value) -> bool {
     true
 }
 
-fn clear_exception(env: sys::napi_env) {
+fn clear_exception(env: &Env) {
     let mut pending = false;
     unsafe {
-        if sys::napi_is_exception_pending(env, &mut pending) == sys::Status::napi_ok && pending {
+        if sys::napi_is_exception_pending(env.raw(), &mut pending) == sys::Status::napi_ok
+            && pending
+        {
             let mut exception = ptr::null_mut();
-            sys::napi_get_and_clear_last_exception(env, &mut exception);
+            sys::napi_get_and_clear_last_exception(env.raw(), &mut exception);
         }
     }
 }
@@ -193,7 +177,7 @@ fn clear_exception(env: sys::napi_env) {
 /// `Error.captureStackTrace(target)`: the current JS frames onto `target.stack` (a
 /// synchronous throw, or an error made outside any caller's frames).
 pub fn capture_on(env: &Env, target: Object) -> Result<()> {
-    if capture_raw(env.raw(), target.raw()) {
+    if capture_cached(env, target.raw()) {
         return Ok(());
     }
     let error_ctor: Object = env.get_global()?.get_named_property_unchecked("Error")?;
@@ -203,7 +187,7 @@ pub fn capture_on(env: &Env, target: Object) -> Result<()> {
 }
 
 /// The caller's frames captured at a call (the at-the-call mode), formatted only if needed.
-pub struct CallerStack(Option<sys::napi_ref>);
+pub struct CallerStack(Option<RawRef>);
 
 impl CallerStack {
     /// Capture the current frames in the at-the-call mode (JS thread, inside a
@@ -215,7 +199,6 @@ impl CallerStack {
         let raw = env.raw();
         let mut message = ptr::null_mut();
         let mut probe = ptr::null_mut();
-        let mut reference = ptr::null_mut();
         // SAFETY: plain Node-API calls on the JS thread; the probe is an `Error` whose creation
         // records the frames (formatted on the first read of `stack`).
         let made = unsafe {
@@ -223,14 +206,13 @@ impl CallerStack {
                 == sys::Status::napi_ok
                 && sys::napi_create_error(raw, ptr::null_mut(), message, &mut probe)
                     == sys::Status::napi_ok
-                && sys::napi_create_reference(raw, probe, 1, &mut reference) == sys::Status::napi_ok
         };
-        CallerStack(made.then_some(reference))
+        CallerStack(made.then(|| RawRef::strong(env, probe).ok()).flatten())
     }
 
     /// The captured `    at …` lines, formatted now; `None` where none were captured.
     pub fn frames(&self, env: &Env) -> Option<String> {
-        let probe = value_of(env.raw(), self.0?)?;
+        let probe = self.0.as_ref()?.value(env)?;
         let probe = unsafe { Object::from_napi_value(env.raw(), probe) }.ok()?;
         let stack: String = probe.get_named_property::<String>("stack").ok()?;
         frames_of(&stack)
@@ -238,8 +220,8 @@ impl CallerStack {
 
     /// Drop the captured frames (JS thread).
     pub fn release(self, env: &Env) {
-        if let Some(reference) = self.0 {
-            unsafe { sys::napi_delete_reference(env.raw(), reference) };
+        if let Some(probe) = self.0 {
+            probe.delete(env);
         }
     }
 }

@@ -11,6 +11,7 @@ use super::call;
 use super::caller_stack::CallerStack;
 use super::checked;
 use super::errors::{coded, js_error_at, js_error_value, EngineOutcome};
+use super::raw_ref::RawRef;
 use super::settle::{self, Settling};
 use super::timeouts::timeout_arg;
 use crate::cancel_scope;
@@ -21,7 +22,6 @@ use napi::{sys, JsValue};
 use serde_json::Value;
 use std::cell::Cell;
 use std::future::Future;
-use std::ptr;
 use std::rc::Rc;
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -185,42 +185,6 @@ enum Ending<T> {
     Aborted,
 }
 
-/// A strong reference to a JS value, deleted by [`RawRef::delete`] (JS thread).
-struct RawRef(sys::napi_ref);
-
-impl RawRef {
-    fn new(env: &Env, value: sys::napi_value) -> Result<RawRef> {
-        let mut r = ptr::null_mut();
-        check(unsafe { sys::napi_create_reference(env.raw(), value, 1, &mut r) })?;
-        Ok(RawRef(r))
-    }
-
-    /// A reference that does not keep `value` alive.
-    fn weak(env: &Env, value: sys::napi_value) -> Result<RawRef> {
-        let mut r = ptr::null_mut();
-        check(unsafe { sys::napi_create_reference(env.raw(), value, 0, &mut r) })?;
-        Ok(RawRef(r))
-    }
-
-    fn value(&self, env: &Env) -> Option<sys::napi_value> {
-        let mut v = ptr::null_mut();
-        let status = unsafe { sys::napi_get_reference_value(env.raw(), self.0, &mut v) };
-        (status == sys::Status::napi_ok && !v.is_null()).then_some(v)
-    }
-
-    fn delete(self, env: &Env) {
-        unsafe { sys::napi_delete_reference(env.raw(), self.0) };
-    }
-}
-
-fn check(status: sys::napi_status) -> Result<()> {
-    if status == sys::Status::napi_ok {
-        Ok(())
-    } else {
-        Err(Error::new(Status::from(status), "napi call failed"))
-    }
-}
-
 /// Run the engine call `start` under `opts`: as [`coded`] when there are none; otherwise
 /// an aborted signal rejects at once without calling `start` (nothing is sent), an abort
 /// while it runs rejects at once and drops it, and `timeoutMs` drops it and rejects with
@@ -243,7 +207,7 @@ where
     }
     let caller = CallerStack::capture(env);
     let signal = match opts.signal {
-        Some(s) => Some(RawRef::new(env, s)?),
+        Some(s) => Some(RawRef::strong(env, s)?),
         None => None,
     };
     let aborted = opts.signal.is_some_and(|s| is_aborted(env, s));
@@ -358,7 +322,7 @@ fn listen<T: Send + 'static>(
     })?;
     let listener = listener.raw();
     event_listener_call(env, signal, "addEventListener", listener)?;
-    RawRef::new(env, listener)
+    RawRef::strong(env, listener)
 }
 
 fn unlisten(env: &Env, signal: &RawRef, listener: &RawRef) {

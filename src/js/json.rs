@@ -5,65 +5,58 @@
 //! integers come back as (lossy) numbers, never as BigInts.
 
 use super::call;
+use super::raw_ref::RawRef;
 use crate::lsp::message::RawJson;
 use napi::bindgen_prelude::*;
 use napi::sys;
 use napi::JsValue;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::cell::Cell;
+use std::cell::OnceCell;
 
 thread_local! {
     /// `JSON`, `JSON.stringify` and `JSON.parse` of this JS thread, looked up at the first
     /// conversion: every request converts its params and its result, and four property lookups
     /// by name per call cost more than the conversion of a small value. Holding the originals
     /// also keeps a script that replaces `JSON.parse` later from changing what we do.
-    static JSON_FNS: Cell<Option<JsonFns>> = const { Cell::new(None) };
+    static JSON_FNS: OnceCell<JsonFns> = const { OnceCell::new() };
 }
 
-#[derive(Clone, Copy)]
 struct JsonFns {
-    json: sys::napi_ref,
-    stringify: sys::napi_ref,
-    parse: sys::napi_ref,
+    json: RawRef,
+    stringify: RawRef,
+    parse: RawRef,
+}
+
+impl JsonFns {
+    fn look_up(env: &Env) -> Result<JsonFns> {
+        let json = env.get_global()?.get_named_property::<Object>("JSON")?;
+        let stringify: Unknown = json.get_named_property("stringify")?;
+        let parse: Unknown = json.get_named_property("parse")?;
+        Ok(JsonFns {
+            json: RawRef::strong(env, json.raw())?,
+            stringify: RawRef::strong(env, stringify.raw())?,
+            parse: RawRef::strong(env, parse.raw())?,
+        })
+    }
 }
 
 /// `JSON` and one of its two functions (by `pick`), from this thread's cache.
-fn json_fn(
-    env: &Env,
-    pick: fn(&JsonFns) -> sys::napi_ref,
-) -> Result<(sys::napi_value, sys::napi_value)> {
-    let fns = match JSON_FNS.with(Cell::get) {
-        Some(fns) => fns,
-        None => {
-            let json = env.get_global()?.get_named_property::<Object>("JSON")?;
-            let stringify: Unknown = json.get_named_property("stringify")?;
-            let parse: Unknown = json.get_named_property("parse")?;
-            let fns = JsonFns {
-                json: strong_ref(env, json.raw())?,
-                stringify: strong_ref(env, stringify.raw())?,
-                parse: strong_ref(env, parse.raw())?,
-            };
-            JSON_FNS.with(|slot| slot.set(Some(fns)));
-            fns
+fn json_fn(env: &Env, pick: fn(&JsonFns) -> &RawRef) -> Result<(sys::napi_value, sys::napi_value)> {
+    JSON_FNS.with(|cell| {
+        let fns = match cell.get() {
+            Some(fns) => fns,
+            None => {
+                let _ = cell.set(JsonFns::look_up(env)?);
+                cell.get()
+                    .ok_or_else(|| Error::from_reason("JSON is not cached"))?
+            }
+        };
+        match (fns.json.value(env), pick(fns).value(env)) {
+            (Some(json), Some(func)) => Ok((json, func)),
+            _ => Err(Error::from_reason("JSON is gone")),
         }
-    };
-    Ok((ref_value(env, fns.json)?, ref_value(env, pick(&fns))?))
-}
-
-fn strong_ref(env: &Env, value: sys::napi_value) -> Result<sys::napi_ref> {
-    let mut reference = std::ptr::null_mut();
-    check_status!(unsafe { sys::napi_create_reference(env.raw(), value, 1, &mut reference) })?;
-    Ok(reference)
-}
-
-fn ref_value(env: &Env, reference: sys::napi_ref) -> Result<sys::napi_value> {
-    let mut value = std::ptr::null_mut();
-    check_status!(unsafe { sys::napi_get_reference_value(env.raw(), reference, &mut value) })?;
-    if value.is_null() {
-        return Err(Error::from_reason("JSON is gone"));
-    }
-    Ok(value)
+    })
 }
 
 /// Serialise a JS value; `None` when JSON.stringify yields `undefined` (undefined, a
@@ -72,7 +65,7 @@ pub fn from_js(env: &Env, value: Unknown) -> Result<Option<Value>> {
     if matches!(value.get_type()?, ValueType::Undefined) {
         return Ok(None);
     }
-    let (json, stringify) = json_fn(env, |f| f.stringify)?;
+    let (json, stringify) = json_fn(env, |f| &f.stringify)?;
     let out = call::call(env, json, stringify, &[value.raw()])?;
     match out.get_type()? {
         ValueType::String => {
@@ -91,7 +84,7 @@ pub fn text_from_js(env: &Env, value: Unknown) -> Result<Option<RawJson>> {
     if matches!(value.get_type()?, ValueType::Undefined) {
         return Ok(None);
     }
-    let (json, stringify) = json_fn(env, |f| f.stringify)?;
+    let (json, stringify) = json_fn(env, |f| &f.stringify)?;
     let out = call::call(env, json, stringify, &[value.raw()])?;
     match out.get_type()? {
         ValueType::String => {
@@ -108,7 +101,7 @@ pub fn text_from_js(env: &Env, value: Unknown) -> Result<Option<RawJson>> {
 /// from the text (no Rust-side copy); ASCII text (the usual case: serde_json and adt-ls escape
 /// little) becomes a one-byte V8 string without UTF-8 decoding.
 pub fn text_to_js<'env>(env: &'env Env, text: &str) -> Result<Unknown<'env>> {
-    let (json, parse) = json_fn(env, |f| f.parse)?;
+    let (json, parse) = json_fn(env, |f| &f.parse)?;
     let text = js_string(env, text)?;
     call::call(env, json, parse, &[text])
 }

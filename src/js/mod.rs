@@ -25,6 +25,7 @@ mod mcp;
 mod outbox;
 mod process_exit;
 mod progress;
+mod raw_ref;
 mod requester;
 mod runtime;
 mod settle;

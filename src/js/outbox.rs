@@ -7,6 +7,7 @@
 //! thread only. A function that throws or
 //! rejects is logged as a warning and never disturbs the client or the process.
 
+use super::raw_ref::RawRef;
 use super::{call, callback, json};
 use crate::log;
 use napi::bindgen_prelude::*;
@@ -16,7 +17,6 @@ use napi::JsValue;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ptr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -52,39 +52,18 @@ impl Outbox {
     }
 }
 
-/// A JS function held by a target (a strong reference, which does not hold the loop).
-struct Held(sys::napi_ref);
-
-impl Held {
-    fn new(env: &Env, value: sys::napi_value) -> Result<Held> {
-        let mut r = ptr::null_mut();
-        check(unsafe { sys::napi_create_reference(env.raw(), value, 1, &mut r) })?;
-        Ok(Held(r))
-    }
-
-    fn value(&self, env: &Env) -> Option<sys::napi_value> {
-        let mut v = ptr::null_mut();
-        let status = unsafe { sys::napi_get_reference_value(env.raw(), self.0, &mut v) };
-        (status == sys::Status::napi_ok && !v.is_null()).then_some(v)
-    }
-
-    fn release(self, env: &Env) {
-        unsafe { sys::napi_delete_reference(env.raw(), self.0) };
-    }
-}
-
 /// One registered event listener.
 struct Listener {
     id: u64,
     event: &'static str,
-    func: Held,
+    func: RawRef,
     once: bool,
 }
 
 enum Target {
     Listeners(Vec<Listener>),
     /// One function and what to call it in warnings (`an onProgress callback`).
-    Function(Held, String),
+    Function(RawRef, String),
 }
 
 struct Local {
@@ -139,7 +118,7 @@ pub fn function_target(
     func: sys::napi_value,
     label: String,
 ) -> Result<(u64, Arc<Outbox>)> {
-    let held = Held::new(env, func)?;
+    let held = RawRef::strong(env, func)?;
     with_local(env, |local| {
         let id = next_id(local);
         local.targets.insert(id, Target::Function(held, label));
@@ -160,7 +139,7 @@ pub fn add_listener(
     func: sys::napi_value,
     once: bool,
 ) -> Result<Option<u64>> {
-    let held = Held::new(env, func)?;
+    let held = RawRef::strong(env, func)?;
     let added = with_local(env, |local| {
         let id = next_id(local);
         match local.targets.get_mut(&target) {
@@ -179,7 +158,7 @@ pub fn add_listener(
     match added {
         Ok(id) => Ok(Some(id)),
         Err(held) => {
-            held.release(env);
+            held.delete(env);
             Ok(None)
         }
     }
@@ -195,7 +174,7 @@ pub fn remove_listener(env: &Env, target: u64, id: u64) {
         _ => None,
     });
     if let Ok(Some(l)) = removed {
-        l.func.release(env);
+        l.func.delete(env);
     }
 }
 
@@ -280,7 +259,7 @@ fn take_listeners(env: &Env, target: u64, event: &str) -> Vec<sys::napi_value> {
         (funcs, spent)
     });
     for l in spent {
-        l.func.release(env);
+        l.func.delete(env);
     }
     funcs
 }
@@ -313,8 +292,8 @@ fn call_each(env: &Env, funcs: &[sys::napi_value], payload: &Value, what: &str) 
 fn close(env: &Env, target: u64) {
     let removed = LOCAL.with(|slot| slot.borrow_mut().as_mut()?.targets.remove(&target));
     match removed {
-        Some(Target::Listeners(list)) => list.into_iter().for_each(|l| l.func.release(env)),
-        Some(Target::Function(held, _)) => held.release(env),
+        Some(Target::Listeners(list)) => list.into_iter().for_each(|l| l.func.delete(env)),
+        Some(Target::Function(held, _)) => held.delete(env),
         None => {}
     }
 }
@@ -328,15 +307,4 @@ fn create_pump(env: &Env) -> Result<Pump> {
             flush(&ctx.env);
             Ok(())
         })
-}
-
-fn check(status: sys::napi_status) -> Result<()> {
-    if status == sys::Status::napi_ok {
-        Ok(())
-    } else {
-        Err(Error::new(
-            Status::from(status),
-            "napi call failed".to_string(),
-        ))
-    }
 }
