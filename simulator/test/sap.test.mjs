@@ -293,8 +293,9 @@ describe('simulated SAP backend', () => {
       await assert.rejects(client.call('adtLs/businessservice/srvb/getServiceBindingDetails', { lsUri: uri }), /Unsupported Object Type/);
       await client.call('adtLs/fileSystem/readFile', { uri });
       const details = await client.call('adtLs/businessservice/srvb/getServiceBindingDetails', { lsUri: uri });
-      assert.equal(details.isPublished, false);
-      const published = await client.call('adtLs/businessservice/srvb/publishandUnpublishAction', { lsUri: uri });
+      assert.deepEqual(details.objectData, { published: false });
+      const request = { lsUri: uri, serviceName: 'ZUI_SIM_FLIGHT', serviceVersion: '', bindingType: 'ODATA', odataVersion: 'V4', serviceBindingName: 'ZUI_SIM_FLIGHT_O4' };
+      const published = await client.call('adtLs/businessservice/srvb/publishandUnpublishAction', request);
       assert.deepEqual({ ...published, statusMessage: typeof published.statusMessage }, { isExecuted: true, isPublishSuccess: true, statusMessage: 'string' });
       backend.control.reset();
     });
@@ -351,7 +352,8 @@ describe('simulated SAP backend', () => {
       });
       assert.match(JSON.parse(info.text).serviceUrl, /^https:\/\/.*\/sap\/opu\/odata\/sap\/ZUI_SIM_FLIGHT_O2\//);
       const v4 = JSON.parse((await client.call('tool:abap_business_services-fetch_services', { destination: dest, serviceBindingName: 'ZUI_SIM_FLIGHT_O4' })).text);
-      assert.equal(v4.services[0].isPublished, false);
+      assert.equal(v4.isPublished, false);
+      assert.equal(v4.services[0].isPublished, undefined, 'V4 sends isPublished at the top level only');
       const unpublished = await client.call('tool:abap_business_services-fetch_service_information', {
         destination: dest, serviceBindingName: 'ZUI_SIM_FLIGHT_O4', serviceName: 'ZUI_SIM_FLIGHT_O4', serviceDefinition: 'ZUI_SIM_FLIGHT', serviceVersion: '0001', odataInfoUri: 'x', odataVersion: 'V4',
       });

@@ -35,6 +35,16 @@ export function createControl({ sessions, faults, requestLog, repoRef, ticketLog
       else faults.delays.delete(op);
       return { op, ms };
     },
+    /**
+     * How `tool` words its next answers (undefined restores the default). `abap_transport-get`:
+     * 'explained' (an explanatory plain text next to the full structuredContent) or
+     * 'refusal-structured' (a refusal's plain text next to an incomplete structuredContent).
+     */
+    setToolStyle(tool, style) {
+      if (style === undefined || style === null) faults.toolStyles.delete(tool);
+      else faults.toolStyles.set(tool, style);
+      return { tool, style: style ?? null };
+    },
     requests() {
       return requestLog.list();
     },
@@ -71,7 +81,7 @@ export function createControl({ sessions, faults, requestLog, repoRef, ticketLog
 }
 
 const HTTP_NAMES = new Set([
-  'expireSessions', 'setCold', 'failNext', 'writeRace', 'setDelay', 'requests', 'clearRequests',
+  'expireSessions', 'setCold', 'failNext', 'writeRace', 'setDelay', 'setToolStyle', 'requests', 'clearRequests',
   'lastTicketRequest', 'ticketRequests', 'sessions', 'issueClientCert', 'reset',
 ]);
 

@@ -15,6 +15,8 @@ export function createFaults() {
     writeRaceRemaining: 0,
     writeRaceIndex: 0,
     delays: new Map(),
+    /** Answer styles per tool (`abap_transport-get`: 'explained', 'refusal-structured'). */
+    toolStyles: new Map(),
 
     /** True while cold searches remain (consumes one). */
     takeCold() {
@@ -41,6 +43,10 @@ export function createFaults() {
       return new SapError(spec.message, { status: spec.status });
     },
 
+    styleOf(tool) {
+      return faults.toolStyles.get(tool);
+    },
+
     delayFor(op) {
       return faults.delays.get(op) ?? faults.delays.get('*') ?? 0;
     },
@@ -51,6 +57,7 @@ export function createFaults() {
       faults.writeRaceRemaining = 0;
       faults.writeRaceIndex = 0;
       faults.delays.clear();
+      faults.toolStyles.clear();
     },
   };
   return faults;

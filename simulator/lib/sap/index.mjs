@@ -26,6 +26,8 @@ function normaliseConfig(opts) {
     users,
     clients: opts.clients ?? ['001'],
     defaultClient: opts.defaultClient ?? '001',
+    // user -> the only clients it exists in (users not listed exist in every client)
+    userClients: new Map(Object.entries(opts.userClients ?? {}).map(([u, c]) => [u.toUpperCase(), [...c]])),
     ticketClientCheck: opts.ticketClientCheck ?? true,
     diffWarmupPages: opts.diffWarmupPages ?? 2,
     transportListShape: opts.transportListShape ?? 'array',
@@ -70,7 +72,9 @@ function listen(server, port, host) {
  * Starts the simulated SAP backend. Options: `tls` ('self-signed' | 'private-ca' |
  * 'none'), `hostname` (self-signed cert name), `port`, `bindHost`, `users`, `tokens`,
  * `forbiddenUsers` (known users whose ticket request gets 403),
- * `sid`, `clients`, `defaultClient`, `ticketTtlMs`, `ticketClientCheck`,
+ * `sid`, `clients`, `defaultClient`, `userClients` (`{USER: ['100']}`: a user who exists
+ * only in those clients, so a ticket request for another client gets 401), `ticketTtlMs`,
+ * `ticketClientCheck`,
  * `diffWarmupPages`, `transportListShape`, `controlToken`.
  */
 export async function startSapBackend(opts = {}) {

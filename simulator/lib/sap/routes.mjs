@@ -62,6 +62,18 @@ export function createRouter(deps) {
       res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
       return res.end(`Logon failed: client ${client} does not exist in system ${config.sid}`);
     }
+    // A user exists per client: without sap-client the ticket is asked for the default client,
+    // where a user of another client is unknown (what live systems answer: 401).
+    const only = config.userClients.get(caller.user);
+    if (only && !only.includes(client)) {
+      record.status = 401;
+      record.user = null;
+      res.writeHead(401, {
+        'content-type': 'text/plain; charset=utf-8',
+        'www-authenticate': `Basic realm="SAP NetWeaver Application Server [${config.sid}/${client}]"`,
+      });
+      return res.end(`Logon failed: user ${caller.user} does not exist in client ${client}`);
+    }
     record.status = 307;
     const ticket = sessions.issueTicket(caller.user, client);
     res.writeHead(307, { location: appendQuery(redirectUrl, 'reentrance-ticket', ticket), 'content-length': 0 });

@@ -102,3 +102,12 @@ export const ZUI_SIM_FLIGHT = {
     "@EndUserText.label: 'Flight service'\ndefine service ZUI_SIM_FLIGHT {\n" +
     '  expose ZI_SIM_FLIGHT as Flight;\n}\n',
 };
+
+/** A class that a transport of another client (100) holds locked. */
+export const ZCL_SIM_SHARED = {
+  main:
+    'CLASS zcl_sim_shared DEFINITION\n  PUBLIC\n  FINAL\n  CREATE PUBLIC .\n\n' +
+    '  PUBLIC SECTION.\n  PROTECTED SECTION.\n  PRIVATE SECTION.\nENDCLASS.\n\n\n\n' +
+    'CLASS zcl_sim_shared IMPLEMENTATION.\nENDCLASS.\n',
+  ...CLASS_INCLUDE_TEMPLATES,
+};

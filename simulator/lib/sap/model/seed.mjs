@@ -66,6 +66,7 @@ export function seedObjects() {
     object('ZUI_SIM_FLIGHT_O4', 'SRVB/SVB', 'ZSIM_DEMO', 'Flight service (OData V4)', null, {
       binding: structuredClone(V4_BINDING),
     }),
+    object('ZCL_SIM_SHARED', 'CLAS/OC', 'ZSIM_DEMO', 'Locked in a task of client 100', src.ZCL_SIM_SHARED),
   ];
 }
 
@@ -107,6 +108,18 @@ export function seedTransports() {
         { name: 'ZUI_SIM_FLIGHT_O2', type: 'SRVB/SVB' },
         { name: 'ZUI_SIM_FLIGHT_O4', type: 'SRVB/SVB' },
       ],
+    },
+    {
+      // A request of another client: its lock on ZCL_SIM_SHARED cannot be checked from 001.
+      number: 'A4HK900201',
+      description: 'Shared class (client 100)',
+      owner: 'DEVELOPER',
+      status: 'modifiable',
+      type: 'K',
+      target: 'QA4',
+      client: '100',
+      tasks: [{ number: 'A4HK900202', owner: 'DEVELOPER', status: 'modifiable' }],
+      objects: [{ name: 'ZCL_SIM_SHARED', type: 'CLAS/OC', task: 'A4HK900202' }],
     },
     {
       number: 'A4HK900090',

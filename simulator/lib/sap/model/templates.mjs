@@ -41,10 +41,15 @@ export function unsupportedPlaceholder(obj) {
   );
 }
 
+export function serviceDefinitionTemplate(name, description = '') {
+  return `@EndUserText.label: '${description}'\ndefine service ${name.toUpperCase()} {\n}\n`;
+}
+
 /** A fresh source set for a created object of `type`. */
 export function initialSources(type, name) {
   if (type === 'CLAS/OC') return { main: classTemplate(name), ...CLASS_INCLUDE_TEMPLATES };
   if (type === 'INTF/OI') return { main: interfaceTemplate(name) };
   if (type === 'PROG/P') return { main: programTemplate(name) };
+  if (type === 'SRVD/SRV') return { main: serviceDefinitionTemplate(name) };
   return { main: '' };
 }

@@ -1,7 +1,10 @@
 // Change and Transport System operations: transport search (cold / dead-session aware),
-// the lock check, assignment (a bare boolean, `true` even for unknown requests, as adt-ls
-// does) and the transport list shapes.
+// the lock check (the CTS lock as `isLockedInRequests` and `locks[].number`, request numbers
+// only; a lock held in a task of another client fails the check with SAP's message in
+// `checkMessages.errorMessages`), assignment (a bare boolean, `true` even for unknown
+// requests, as adt-ls 1.1.2 does; see ../model/cts-locks.mjs) and the transport list shapes.
 import { badRequest, internalError } from '../errors.mjs';
+import { assignToTransport, lockReport, ofClient } from '../model/cts-locks.mjs';
 import { LOCAL_PACKAGE } from '../model/uris.mjs';
 import { requireObject } from './resolve.mjs';
 
@@ -15,11 +18,15 @@ const summary = (t) => ({
   tasks: t.tasks.map((task) => ({ ...task })),
 });
 
+/** The modifiable transports a session of this client sees. */
+const modifiable = (ctx) =>
+  [...ctx.repo.transports.values()].filter((t) => t.status === 'modifiable' && ofClient(t, ctx.session.client));
+
 function searchTransports(payload, ctx) {
   if (!payload?.destinationId) throw badRequest('Parameter destinationId must not be empty');
   if (ctx.faults.takeCold()) throw internalError('Internal error');
   if (ctx.session.state === 'silent-empty') throw internalError('Internal error');
-  const list = [...ctx.repo.transports.values()].filter((t) => t.status === 'modifiable').map(summary);
+  const list = modifiable(ctx).map(summary);
   const shape = ctx.config.transportListShape;
   if (shape === 'transports') return { transports: list };
   if (shape === 'requests') return { requests: list };
@@ -32,17 +39,20 @@ function checkTransportForObjectLock(payload, ctx) {
   const obj = requireObject(ctx, uri);
   const local = obj.packageName === LOCAL_PACKAGE;
   const pkg = ctx.repo.packages.get(obj.packageName);
-  const locked = ctx.repo.transportsOf(obj).find((t) => t.status === 'modifiable');
-  const candidates = local ? [] : [...ctx.repo.transports.values()].filter((t) => t.status === 'modifiable');
+  const lock = lockReport(ctx.repo, obj, ctx.session.client);
+  const candidates = local ? [] : modifiable(ctx);
   return {
-    isTransportCheckSuccessful: true,
+    isTransportCheckSuccessful: lock.successful,
     isRecordingRequired: !local,
     isLocalObject: local,
     operationType: payload.operationType ?? 'MODIFY',
     packageName: obj.packageName,
     transportLayer: payload.transportLayer || pkg?.transportLayer || '',
-    lockedTransport: locked ? locked.number : null,
+    lockedTransport: lock.request ? lock.request.number : null,
+    isLockedInRequests: lock.locked,
+    locks: lock.locks,
     transportRequests: candidates.map((t) => ({ number: t.number, description: t.description, owner: t.owner })),
+    checkMessages: { errorMessages: lock.errorMessages },
     messages: [],
   };
 }
@@ -53,7 +63,8 @@ function assignTransportToObject(payload, ctx) {
     throw badRequest('Parameter transport must not be empty');
   }
   const obj = requireObject(ctx, payload.objectUri);
-  ctx.repo.addToTransport(payload.transport, obj);
+  // Objects of the local package are never recorded: nothing changes, the answer stays `true`.
+  if (obj.packageName !== LOCAL_PACKAGE) assignToTransport(ctx.repo, payload.transport, obj, ctx.session.client);
   return true;
 }
 

@@ -1,6 +1,13 @@
 // Running applications (if_oo_adt_classrun) and service-binding actions, which adt-ls only
-// serves for a binding that was read (readFile) earlier in the session.
-import { badRequest } from '../errors.mjs';
+// serves for a binding that was read (readFile) earlier in the session. The binding details
+// carry the field names live adt-ls 1.1.2 answers with (`odataversion`, `serviceType`,
+// `serviceBindingName`, `services` as service-definition names, `objectData.published`).
+// Publishing needs the request the VS Code extension builds: without `odataVersion` adt-ls
+// fails with a NullPointerException (an internal error); OData V2 toggles the service
+// content whose service definition is `serviceName` and otherwise answers
+// `Missing or invalid inputs for publish action` as a not-executed result (an assumption,
+// docs/decisions.md#d9-6); any other version toggles the binding.
+import { badRequest, internalError } from '../errors.mjs';
 import { objectKey, requireFile } from './resolve.mjs';
 
 function runApplication(payload, ctx) {
@@ -23,27 +30,33 @@ function bindingOf(payload, ctx) {
   return obj;
 }
 
+/** The service definitions a binding exposes. */
+const definitionsOf = (b) => b.serviceDefinitions ?? (b.serviceDefinition ? [b.serviceDefinition] : []);
+
 function getServiceBindingDetails(payload, ctx) {
   const obj = bindingOf(payload, ctx);
   const b = obj.binding;
-  return {
-    isExecuted: true,
-    statusMessage: '',
-    name: obj.name,
-    bindingType: b.bindingType,
-    bindingCategory: b.bindingCategory,
-    odataVersion: b.odataVersion,
-    isPublished: b.isPublished,
-    serviceDefinition: b.serviceDefinition,
-    serviceVersion: b.serviceVersion,
-    serviceUrl: b.serviceUrl,
-  };
+  const details = { serviceBindingName: obj.name, serviceType: b.bindingType };
+  if (b.odataVersion) details.odataversion = b.odataVersion;
+  details.services = definitionsOf(b);
+  details.objectData = { published: b.isPublished };
+  return details;
 }
+
+const NULL_POINTER =
+  'java.lang.NullPointerException: Cannot invoke "String.equals(Object)" because "odataVersion" is null\n' +
+  '\tat com.sap.adt.businessservices.srvb.PublishAction.run(PublishAction.java:88)';
 
 function publishandUnpublishAction(payload, ctx) {
   const obj = bindingOf(payload, ctx);
-  obj.binding.isPublished = !obj.binding.isPublished;
-  const what = obj.binding.isPublished ? 'published' : 'unpublished';
+  const version = payload?.odataVersion;
+  if (typeof version !== 'string' || version === '') throw internalError('Internal error', { data: NULL_POINTER });
+  const b = obj.binding;
+  if (version.toUpperCase() === 'V2' && !definitionsOf(b).includes(payload.serviceName)) {
+    return { isExecuted: false, isPublishSuccess: false, statusMessage: 'Missing or invalid inputs for publish action' };
+  }
+  b.isPublished = !b.isPublished;
+  const what = b.isPublished ? 'published' : 'unpublished';
   return { isExecuted: true, isPublishSuccess: true, statusMessage: `Service binding ${obj.name} ${what} successfully` };
 }
 

@@ -1,5 +1,7 @@
 // MCP business-service tools: the services of a binding (structuredContent is lossy like
-// the real server's: it omits odataVersion) and one service's runtime information.
+// the real server's: it omits odataVersion; `isPublished` is sent at the top level, for OData
+// V4 only) and one service's runtime information (an unpublished V4 binding fails inside the
+// tool; an unpublished V2 one answers a successful `{error}`, as live adt-ls 1.1.2 does).
 import { errorResult, jsonResult, missingArg } from './result.mjs';
 
 function bindingByName(ctx, name) {
@@ -17,7 +19,6 @@ function fetchServices(args, ctx) {
     name: obj.name,
     content: [{ serviceDefinition: b.serviceDefinition, serviceVersion: b.serviceVersion }],
   };
-  if (b.odataVersion === 'V4') service.isPublished = b.isPublished;
   const data = {
     bindingType: b.bindingType,
     bindingCategory: b.bindingCategory,
@@ -38,6 +39,9 @@ function fetchServiceInformation(args, ctx) {
   const b = obj.binding;
   if (args.serviceName.toUpperCase() !== obj.name) return errorResult(`Service ${args.serviceName} is not part of ${obj.name}`);
   if (args.odataVersion !== b.odataVersion) return errorResult(`Service binding ${obj.name} is OData ${b.odataVersion}, not ${args.odataVersion}`);
+  if (!b.isPublished && b.odataVersion === 'V2') {
+    return jsonResult({ error: `Please publish the service binding ${obj.name} before requesting its service information.` });
+  }
   if (!b.isPublished) return errorResult(`Service binding ${obj.name} is not published. Publish it first.`);
   return jsonResult({
     serviceUrl: `${ctx.origin}${b.serviceUrl}?sap-client=${ctx.session.client}`,
