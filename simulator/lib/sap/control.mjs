@@ -17,10 +17,13 @@ export function createControl({ sessions, faults, requestLog, repoRef, ticketLog
       faults.cold = { remaining: Math.max(0, Number(n) || 0), mode };
       return { ...faults.cold };
     },
-    /** The next call of `op` fails with `message` (tool ops: an isError result). */
-    failNext(op, { message = 'Internal error', code, status, data, httpError = false, times = 1 } = {}) {
+    /**
+     * The next call of `op` fails with `message` (tool ops: an isError result); with `after`,
+     * that many calls succeed first (e.g. the readback of an operation, not its first call).
+     */
+    failNext(op, { message = 'Internal error', code, status, data, httpError = false, times = 1, after = 0 } = {}) {
       const queue = faults.failures.get(op) ?? [];
-      for (let i = 0; i < times; i += 1) queue.push({ message, code, status, data, httpError });
+      for (let i = 0; i < times; i += 1) queue.push({ message, code, status, data, httpError, after: i === 0 ? after : 0 });
       faults.failures.set(op, queue);
       return { queued: queue.length };
     },

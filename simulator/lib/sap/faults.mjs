@@ -29,6 +29,10 @@ export function createFaults() {
     takeFailure(op) {
       const queue = faults.failures.get(op);
       if (!queue || queue.length === 0) return undefined;
+      if (queue[0].after > 0) {
+        queue[0].after -= 1;
+        return undefined;
+      }
       const failure = queue.shift();
       if (queue.length === 0) faults.failures.delete(op);
       return failure;
