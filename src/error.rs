@@ -97,6 +97,14 @@ pub mod codes {
     pub const UNCATEGORIZED: &str = "ERR_ADT_LS";
     /// Any other TLS failure (bad CA file, protocol error...).
     pub const TLS: &str = "ERR_TLS";
+    /// The CTS lock check of an object failed or said nothing usable, so an assignment could
+    /// not be confirmed (`Could not verify the CTS lock for <name>.`).
+    pub const CTS_LOCK_UNVERIFIED: &str = "ERR_CTS_LOCK_UNVERIFIED";
+    /// A service binding's details lack what an operation needs (its OData version, any
+    /// service).
+    pub const BINDING_INCOMPLETE: &str = "ERR_BINDING_INCOMPLETE";
+    /// A service binding is not published, so it has no service information yet.
+    pub const NOT_PUBLISHED: &str = "ERR_NOT_PUBLISHED";
 }
 
 impl Error {

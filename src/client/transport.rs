@@ -1,7 +1,9 @@
 //! The `transport` namespace (docs/wire.md#transport): the MCP transport tools (`tools`: find, create,
 //! the paged diff), the native CTS requests on one object (`objects`: assign, check, lock
-//! status) and the normalised, filtered, capped transport list (`list`).
+//! status), reading the CTS lock that confirms an assignment (`cts_lock`) and the
+//! normalised, filtered, capped transport list (`list`).
 
+mod cts_lock;
 mod list;
 mod objects;
 pub mod pages;

@@ -1,7 +1,9 @@
 //! The native CTS requests on one object (docs/wire.md#transport), each on its resolved AFF URI:
-//! assign a transport (adt-ls answers a bare boolean), the transport check for a change, and
-//! the file lock status.
+//! assign a transport (adt-ls answers a bare boolean, confirmed against the CTS lock read
+//! before and after), the transport check for a change, and the file lock status.
 
+use super::cts_lock::{lock_check_params, locked_in, took_effect};
+use crate::arg_error::{type_error, Received};
 use crate::client::args::Args;
 use crate::client::ns_args::or;
 use crate::client::resolve::{resolve_aff_uri, ObjectRef};
@@ -24,32 +26,54 @@ fn is_assigned(res: &Value) -> bool {
     *res == Value::Bool(true) || yes("assigned") || yes("operationExecuted")
 }
 
-/// `assign({name, objectType, transport})` -> `{assigned, object, objectType, transport}`.
+/// `assign({name, objectType, transport})` -> `{assigned, object, objectType, transport,
+/// lockedIn}`: the lock before, the assignment, the lock after (docs/wire.md#transport).
+/// A failed first lock check sends no assignment; a failed readback rejects although the
+/// assignment was sent.
 pub fn assign(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (r, opts, uri) = resolved(&me, &a).await?;
-        let transport = opts.get("transport").cloned();
-        let mut params = Map::new();
-        params.insert("objectUri".into(), json!(uri));
-        if let Some(t) = &transport {
-            params.insert("transport".into(), t.clone());
-        }
+        let dest = me.begin()?;
+        let (r, opts) = ObjectRef::arg(&a, 0)?;
+        let transport = match opts.get("transport") {
+            Some(Value::String(t)) => t.clone(),
+            other => {
+                return Err(type_error(
+                    "ref.transport",
+                    "a string",
+                    &Received::of_json(other),
+                ))
+            }
+        };
+        let uri = resolve_aff_uri(&me, &dest, &r).await?;
+        let before = read_locks(&me, &uri, &r.name).await?;
         let res = me
             .active_request(
                 "adtLs/cts/transport/assignTransportToObject",
-                Some(Value::Object(params)),
+                Some(json!({"objectUri": uri, "transport": transport})),
             )
             .await?;
-        let mut out = Map::new();
-        out.insert("assigned".into(), json!(is_assigned(&res)));
-        out.insert("object".into(), json!(r.name));
-        out.insert("objectType".into(), json!(r.object_type));
-        if let Some(t) = transport {
-            out.insert("transport".into(), t);
-        }
-        Ok(Value::Object(out))
+        let after = read_locks(&me, &uri, &r.name).await?;
+        let assigned = took_effect(is_assigned(&res), &before, &after, &transport);
+        Ok(json!({
+            "assigned": assigned,
+            "object": r.name,
+            "objectType": r.object_type,
+            "transport": transport,
+            "lockedIn": after,
+        }))
     }
+}
+
+/// The object's lock (request numbers) from `checkTransportForObjectLock`.
+async fn read_locks(client: &Client, uri: &str, name: &str) -> Result<Vec<String>> {
+    let answer = client
+        .active_request(
+            "adtLs/cts/transport/checkTransportForObjectLock",
+            Some(lock_check_params(uri)),
+        )
+        .await?;
+    locked_in(&answer, name)
 }
 
 /// `check({name, objectType, operation?, transportLayer?, recordChanges?})`: raw.

@@ -1,13 +1,16 @@
-//! The MCP transport tools (docs/wire.md#transport): find the transports for one object, create one
-//! (refused early for local `$` packages, where it would orphan an empty request), and the
-//! paged unified diff of a transport (validated before anything else; the cursor is opaque
-//! and passed on verbatim). Every `isError` result rejects (docs/decisions.md#d5-12).
+//! The MCP transport tools (docs/wire.md#transport): find the transports for one object (its
+//! answer checked against the tool's output schema, so a refusal the tool did not flag as an
+//! error still rejects), create one (refused early for local `$` packages, where it would
+//! orphan an empty request), and the paged unified diff of a transport (validated before
+//! anything else; the cursor is opaque and passed on verbatim). Every `isError` result
+//! rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, invalid, Args};
 use crate::client::ns_args::copy;
-use crate::client::tool_call::call_checked;
+use crate::client::tool_call::{self, call_checked};
 use crate::client::Client;
-use crate::error::Result;
+use crate::error::{codes, Error, Result};
+use crate::federated::FederatedParsed;
 use serde_json::{json, Map, Value};
 use std::future::Future;
 
@@ -23,7 +26,8 @@ fn tool_args(dest: &str, opts: &Map<String, Value>, keys: &[&str]) -> Value {
     Value::Object(out)
 }
 
-/// `find({objectName, objectType, developmentPackage, isCreation})`.
+/// `find({objectName, objectType, developmentPackage, isCreation})`: the tool's data, which
+/// must be what its output schema promises (docs/decisions.md#d9-4).
 pub fn find(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
@@ -35,14 +39,30 @@ pub fn find(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + S
             "developmentPackage",
             "isCreation",
         ];
-        call_checked(
-            &me,
-            "abap_transport-get",
-            tool_args(&dest, &opts, &keys),
-            "find_transport failed",
-        )
-        .await
+        let parsed = tool_call::call(&me, FIND_TOOL, tool_args(&dest, &opts, &keys)).await?;
+        transport_info(parsed).map_err(|e| e.with_detail("tool", FIND_TOOL))
     }
+}
+
+const FIND_TOOL: &str = "abap_transport-get";
+
+/// The data of an `abap_transport-get` result, or `find_transport failed: <text>` when the
+/// tool reported an error, answered something that is not an object (a plain-text refusal
+/// it did not flag), or left out one of its schema's fields.
+fn transport_info(parsed: FederatedParsed) -> Result<Value> {
+    let complete = parsed.data.as_object().is_some_and(|d| {
+        d.get("isRecordingRequired").is_some_and(Value::is_boolean)
+            && d.get("transportRequests").is_some_and(Value::is_array)
+            && d.get("informationMessages").is_some_and(Value::is_array)
+    });
+    if parsed.ok && complete {
+        return Ok(parsed.data);
+    }
+    Err(Error::coded(
+        codes::TOOL_ERROR,
+        format!("find_transport failed: {}", parsed.text),
+    )
+    .with_data(parsed.data))
 }
 
 /// The local-package guard of `create`.
@@ -142,6 +162,7 @@ pub fn get_diff(client: &Client, a: Args) -> impl Future<Output = Result<Value>>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::federated::parse_federated;
 
     fn diff(args: Vec<Option<Value>>) -> Result<(Value, Value, Option<Value>)> {
         diff_request(&args)
@@ -175,6 +196,46 @@ mod tests {
             ])
             .unwrap(),
             (json!("A4HK1"), json!(5), Some(json!("c/+=")))
+        );
+    }
+
+    #[test]
+    fn find_accepts_only_complete_schema_data() {
+        let refusal =
+            "Object ZR_X is locked in task DEVK900002, which is not specified for this client";
+        let text_only = json!({"content": [{"type": "text", "text": refusal}]});
+        let e = transport_info(parse_federated(&text_only)).unwrap_err();
+        assert_eq!(e.message, format!("find_transport failed: {refusal}"));
+        assert!(e.has_code(codes::TOOL_ERROR));
+        let incomplete = json!({"content": [{"type": "text", "text": refusal}],
+            "structuredContent": {"isRecordingRequired": false}});
+        assert_eq!(
+            transport_info(parse_federated(&incomplete))
+                .unwrap_err()
+                .message,
+            format!("find_transport failed: {refusal}")
+        );
+        let full = json!({"isRecordingRequired": true, "transportRequests": [], "informationMessages": ["x"]});
+        let explained = json!({"content": [{"type": "text", "text": "Found 0 requests."}], "structuredContent": full});
+        assert_eq!(transport_info(parse_federated(&explained)).unwrap(), full);
+        let flagged =
+            json!({"isError": true, "content": [{"type": "text", "text": full.to_string()}]});
+        assert!(transport_info(parse_federated(&flagged)).is_err());
+        for bad in [
+            json!(null),
+            json!([full.clone()]),
+            json!({"isRecordingRequired": "yes", "transportRequests": [], "informationMessages": []}),
+        ] {
+            let res = json!({"content": [{"type": "text", "text": bad.to_string()}]});
+            assert_eq!(
+                transport_info(parse_federated(&res)).unwrap_err().message,
+                format!("find_transport failed: {bad}")
+            );
+        }
+        let empty = json!({"content": []});
+        assert_eq!(
+            transport_info(parse_federated(&empty)).unwrap_err().message,
+            "find_transport failed: "
         );
     }
 
