@@ -11,6 +11,8 @@ pub struct ServiceBindingServices {
     pub odata_version: Option<String>,
     /// The binding's metadata URIs, when adt-ls reports them.
     pub odata_info_uri: Option<Vec<ODataInfoUri>>,
+    /// Whether the binding is published: adt-ls sends it for OData V4 only.
+    pub is_published: Option<bool>,
     /// The services the binding exposes.
     pub services: Vec<BindingService>,
 }
@@ -29,7 +31,8 @@ pub struct BindingService {
     pub name: String,
     /// The service's versions and their service definitions.
     pub content: Vec<ServiceContent>,
-    /// Whether the service is published, when adt-ls reports it.
+    /// Whether the service is published, when adt-ls reports it here (adt-ls 1.1.2 reports
+    /// it at the binding's top level instead).
     pub is_published: Option<bool>,
 }
 
@@ -60,29 +63,31 @@ pub struct EntitySet {
     pub navigations: Vec<String>,
 }
 
-/// `serviceBindingDetails`: adt-ls's answer; a field is absent when adt-ls does not send it.
+/// `serviceBindingDetails`: adt-ls's answer, unchanged. The fields are the ones live adt-ls
+/// 1.1.2 is known to send (a field is absent when adt-ls does not send it); the answer may
+/// carry more.
 #[napi(object)]
 pub struct ServiceBindingDetails {
-    /// adt-ls carried out the request.
-    pub is_executed: Option<bool>,
-    /// adt-ls's status text (may be empty).
-    pub status_message: Option<String>,
-    /// The binding's name.
-    pub name: Option<String>,
+    /// The binding's name as the system spells it, e.g. `ZUI_X_O2`.
+    pub service_binding_name: Option<String>,
     /// The binding type, e.g. `ODATA`.
-    pub binding_type: Option<String>,
-    /// The binding category, e.g. `UI` or `Web API`.
-    pub binding_category: Option<String>,
-    /// The OData version, e.g. `V2` or `V4`.
-    pub odata_version: Option<String>,
+    pub service_type: Option<String>,
+    /// The OData version, `V2` or `V4` (lower-case `v` in the key, as adt-ls sends it).
+    pub odataversion: Option<String>,
+    /// The service definitions (SRVD) the binding exposes, by name; pass one as `service` to
+    /// `publishServiceBinding`.
+    pub services: Option<Vec<String>>,
+    /// The binding's object data: whether it is published.
+    pub object_data: Option<ServiceBindingObjectData>,
+    /// The same, under the name some adt-ls answers use instead of `objectData`.
+    pub srvb_object_data: Option<ServiceBindingObjectData>,
+}
+
+/// The object data of a service binding.
+#[napi(object)]
+pub struct ServiceBindingObjectData {
     /// Whether the binding is published.
-    pub is_published: Option<bool>,
-    /// The bound service definition (SRVD).
-    pub service_definition: Option<String>,
-    /// The service version, e.g. `0001`.
-    pub service_version: Option<String>,
-    /// The service's path on the system, e.g. `/sap/opu/odata/sap/ZUI_FLIGHT_O2/`.
-    pub service_url: Option<String>,
+    pub published: Option<bool>,
 }
 
 /// `publishServiceBinding`: adt-ls's answer.
