@@ -1,6 +1,7 @@
 //! `getCreationForm(objectType, {name?})` (docs/wire.md#lifecycle): the native creation UI model of an
 //! object type, flattened into `CreationField`s (binding path without `$.`, required,
-//! label, maxLength, pattern, value-help object types). Unparsable UI models are skipped.
+//! label, maxLength, pattern, value-help object types, a choice field's legal values).
+//! Unparsable UI models are skipped.
 
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{or, truthy};
@@ -110,7 +111,28 @@ fn field(c: &Value) -> Option<Value> {
     if !help.is_empty() {
         f.insert("valueHelpTypes".into(), Value::Array(help));
     }
+    let values = choice_values(c);
+    if !values.is_empty() {
+        f.insert("values".into(), Value::Array(values));
+    }
     Some(Value::Object(f))
+}
+
+/// A choice control's legal values: `{value, title?}` for each entry with a string `value`
+/// (`title` only when it is a string).
+fn choice_values(c: &Value) -> Vec<Value> {
+    list(c, "values")
+        .iter()
+        .filter_map(|v| {
+            let value = v.get("value").filter(|x| x.is_string())?;
+            let mut out = Map::new();
+            out.insert("value".into(), value.clone());
+            if let Some(title) = v.get("title").filter(|t| t.is_string()) {
+                out.insert("title".into(), title.clone());
+            }
+            Some(Value::Object(out))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -139,5 +161,33 @@ mod tests {
             ]
         );
         assert!(form_fields(&Value::Null).is_empty());
+    }
+
+    #[test]
+    fn choice_fields_keep_their_legal_values() {
+        let model = json!({"sections": [{"controls": [
+            {"$type": "combo", "bindingPath": "$.bindingType", "values": [
+                {"value": "OData V2 - UI", "title": "OData V2 - UI"},
+                {"value": "OData V4 - Web API", "title": 4},
+                {"title": "no value"},
+                {"value": 7}
+            ]},
+            {"$type": "combo", "bindingPath": "$.sourceType", "values": [{"value": "S", "title": "Definition"}],
+             "onValueHelp": {"kind": "adtTypes", "adtTypes": [{"value": "SRVD"}]}},
+            {"$type": "combo", "bindingPath": "$.empty", "values": [{"title": "x"}]},
+            {"bindingPath": "$.odd", "values": "S"}
+        ]}]});
+        let res = json!({"fieldGroupSections": [{"uiModel": model.to_string()}]});
+        let fields = form_fields(&res);
+        assert_eq!(
+            fields[0]["values"],
+            json!([{"value": "OData V2 - UI", "title": "OData V2 - UI"}, {"value": "OData V4 - Web API"}])
+        );
+        assert_eq!(
+            serde_json::to_string(&fields[1]).unwrap(),
+            r#"{"path":"sourceType","required":false,"valueHelpTypes":["SRVD"],"values":[{"value":"S","title":"Definition"}]}"#
+        );
+        assert!(fields[2].get("values").is_none());
+        assert!(fields[3].get("values").is_none());
     }
 }

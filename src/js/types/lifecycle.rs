@@ -59,6 +59,18 @@ pub struct CreationField {
     pub pattern: Option<String>,
     /// ADT object types this field accepts (e.g. `superclass` -> `["CLAS/OC"]`).
     pub value_help_types: Option<Vec<String>>,
+    /// The legal values of a choice field (e.g. a service binding's `bindingType`); pass a
+    /// `value`, not its `title`. Absent for free-text fields.
+    pub values: Option<Vec<CreationFieldValue>>,
+}
+
+/// One legal value of a choice field of a creation form.
+#[napi(object)]
+pub struct CreationFieldValue {
+    /// What to pass, e.g. `OData V4 - Web API` or `S`.
+    pub value: String,
+    /// What the creation dialog shows, e.g. `Definition`.
+    pub title: Option<String>,
 }
 
 /// `generate`: validation messages or the generated objects.
