@@ -48,6 +48,15 @@ export interface LogonContext {
    * that talks to it (the reentrance GET) skips TLS verification.
    */
   insecure?: boolean
+  /**
+   * The destination's SAP client (`connection.client`, default `'001'`), the same value
+   * `adtLs/destinations/create` gets. adt-ls's logon URL carries none: a handler that fetches
+   * the reentrance ticket itself sends it as the `sap-client` query parameter, or the system
+   * logs the user on to its default client (where a user of another client gets 401). The
+   * built-in `basic`, `bearer` and `clientCert` strategies do this; `interactive` hands the
+   * URL to `openUrl` unchanged.
+   */
+  client?: string
 }
 
 /**
@@ -84,8 +93,11 @@ export interface LogonStrategy {
 export interface InteractiveCallbacks {
   /**
    * Open the logon URL (typically in a browser); the user signs in there and adt-ls receives
-   * the ticket. Called without waiting for it; a rejection is logged as a warning. A URL that
-   * names the library's TLS proxy is given with the system's own origin instead.
+   * the ticket. adt-ls is told the browser is open once `openUrl` returned and, when it returns
+   * a promise, that promise settled (at most 10 s later): resolve it when the browser shows the
+   * page, not when the logon is done, since adt-ls finishes the logon only after that answer.
+   * A rejection is logged as a warning. A URL that names the library's TLS proxy is given with
+   * the system's own origin instead.
    */
   openUrl(url: string): void | Promise<void>
   /**
@@ -669,7 +681,10 @@ export interface BindingService {
   name: string
   /** The service's versions and their service definitions. */
   content: Array<ServiceContent>
-  /** Whether the service is published, when adt-ls reports it. */
+  /**
+   * Whether the service is published, when adt-ls reports it here (adt-ls 1.1.2 reports
+   * it at the binding's top level instead).
+   */
   isPublished?: boolean
 }
 
@@ -895,8 +910,9 @@ export interface CreateAdtLsOptions {
    */
   destinationId?: string
   /**
-   * First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`); a busy port moves
-   * on to the next, for up to 20 ports. `health().mcpPort` is the port in use.
+   * First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`), from 1024 to
+   * 65535 as adt-ls accepts; a busy port moves on to the next, for up to 20 ports (never
+   * past 65535). `health().mcpPort` is the port in use.
    * @defaultValue 2240
    */
   mcpPort?: number
@@ -958,13 +974,28 @@ export interface CreationField {
   pattern?: string
   /** ADT object types this field accepts (e.g. `superclass` -> `["CLAS/OC"]`). */
   valueHelpTypes?: Array<string>
+  /**
+   * The legal values of a choice field (e.g. a service binding's `bindingType`); pass a
+   * `value`, not its `title`. Absent for free-text fields.
+   */
+  values?: Array<CreationFieldValue>
+}
+
+/** One legal value of a choice field of a creation form. */
+export interface CreationFieldValue {
+  /** What to pass, e.g. `OData V4 - Web API` or `S`. */
+  value: string
+  /** What the creation dialog shows, e.g. `Definition`. */
+  title?: string
 }
 
 /**
  * Log on with your own handlers: `register(driver, ctx)` is called once with the
  * {@link AdtLsDriver} before `ensureLoggedOn`, to install handlers for adt-ls's server->client
  * requests with `driver.setRequestHandler(method, handler)`. `ctx.insecure` is
- * `connection.selfSigned`. A returned promise is awaited; a throw fails `createAdtLs`.
+ * `connection.selfSigned`; `ctx.client` is the destination's SAP client (`connection.client`,
+ * default `'001'`), which a handler fetching the reentrance ticket itself sends as `sap-client`.
+ * A returned promise is awaited; a throw fails `createAdtLs`.
  *
  * @param opts - `user`: recorded on the adt-ls destination
  * @example
@@ -1285,7 +1316,8 @@ export interface Hover {
 
 /**
  * Log on interactively: you supply the user interface. `cb.openUrl(url)` is called with the
- * logon URL when adt-ls asks for a browser logon (SSO: the user signs in there); with
+ * logon URL when adt-ls asks for a browser logon (SSO: the user signs in there), and adt-ls is
+ * answered once it returned (its promise settled, when it returns one); with
  * `cb.promptField`, adt-ls's input requests (`adtLs/destinations/requestLogonInput`, e.g. user
  * and password) are asked field by field. Nothing is opened or printed by the library itself.
  *
@@ -1626,28 +1658,33 @@ export interface ServerInfo {
   version: string
 }
 
-/** `serviceBindingDetails`: adt-ls's answer; a field is absent when adt-ls does not send it. */
+/**
+ * `serviceBindingDetails`: adt-ls's answer, unchanged. The fields are the ones live adt-ls
+ * 1.1.2 is known to send (a field is absent when adt-ls does not send it); the answer may
+ * carry more.
+ */
 export interface ServiceBindingDetails {
-  /** adt-ls carried out the request. */
-  isExecuted?: boolean
-  /** adt-ls's status text (may be empty). */
-  statusMessage?: string
-  /** The binding's name. */
-  name?: string
+  /** The binding's name as the system spells it, e.g. `ZUI_X_O2`. */
+  serviceBindingName?: string
   /** The binding type, e.g. `ODATA`. */
-  bindingType?: string
-  /** The binding category, e.g. `UI` or `Web API`. */
-  bindingCategory?: string
-  /** The OData version, e.g. `V2` or `V4`. */
-  odataVersion?: string
+  serviceType?: string
+  /** The OData version, `V2` or `V4` (lower-case `v` in the key, as adt-ls sends it). */
+  odataversion?: string
+  /**
+   * The service definitions (SRVD) the binding exposes, by name; pass one as `service` to
+   * `publishServiceBinding`.
+   */
+  services?: Array<string>
+  /** The binding's object data: whether it is published. */
+  objectData?: ServiceBindingObjectData
+  /** The same, under the name some adt-ls answers use instead of `objectData`. */
+  srvbObjectData?: ServiceBindingObjectData
+}
+
+/** The object data of a service binding. */
+export interface ServiceBindingObjectData {
   /** Whether the binding is published. */
-  isPublished?: boolean
-  /** The bound service definition (SRVD). */
-  serviceDefinition?: string
-  /** The service version, e.g. `0001`. */
-  serviceVersion?: string
-  /** The service's path on the system, e.g. `/sap/opu/odata/sap/ZUI_FLIGHT_O2/`. */
-  serviceUrl?: string
+  published?: boolean
 }
 
 /** `listServices`: the OData services a binding exposes (MCP `fetch_services`). */
@@ -1658,6 +1695,8 @@ export interface ServiceBindingServices {
   odataVersion?: string
   /** The binding's metadata URIs, when adt-ls reports them. */
   odataInfoUri?: Array<ODataInfoUri>
+  /** Whether the binding is published: adt-ls sends it for OData V4 only. */
+  isPublished?: boolean
   /** The services the binding exposes. */
   services: Array<BindingService>
 }
@@ -1727,7 +1766,8 @@ export interface StartMcpServerResult {
 
 /**
  * Start an MCP server on the first free port: call `start(startPort + i)` for
- * `i = 0 … attempts - 1` and resolve with the first success. Only a bind failure (a message
+ * `i = 0 … attempts - 1` (ports past 65535 are not tried: adt-ls accepts 1024–65535, and so
+ * does `startPort`) and resolve with the first success. Only a bind failure (a message
  * matching `failed to bind`, `address already in use`, `EADDRINUSE` or `must be between`,
  * case-insensitive) moves on, after `onRetry(busyPort)`; any other error rejects at once, and
  * after the last attempt the last error rejects.
@@ -2342,22 +2382,32 @@ export interface Services {
     output: string
   }>
   /**
-   * A service binding's details: binding type, OData version, services
-   * (`adtLs/businessservice/srvb/getServiceBindingDetails`).
+   * A service binding's details as adt-ls answers them: its name, service type, OData
+   * version, service definitions and publish state
+   * (`adtLs/businessservice/srvb/getServiceBindingDetails`, after a warm-up read).
    */
   serviceBindingDetails(ref: ObjectRef, options?: CallOptions): Promise<ServiceBindingDetails>
   /**
-   * Publish (or unpublish) a service binding: mutating
-   * (`adtLs/businessservice/srvb/publishandUnpublishAction`).
+   * Publish (or unpublish) a service binding: mutating. Reads the binding details, then
+   * sends `adtLs/businessservice/srvb/publishandUnpublishAction` with the request adt-ls needs
+   * (`lsUri`, `serviceName`, `serviceVersion`, `bindingType`, `odataVersion`,
+   * `serviceBindingName`). `service` picks the service definition to toggle (an entry of the
+   * details' `services`, exact case; default the first): OData V2 toggles that definition's
+   * service, V4 the whole binding. Rejects before sending when the details have no OData
+   * version or no service (`ERR_BINDING_INCOMPLETE`), or `service` is not one of them
+   * (`ERR_NOT_FOUND`, listing the binding's definitions). Resolves adt-ls's answer.
    */
-  publishServiceBinding(ref: ObjectRef, options?: CallOptions): Promise<PublishServiceBindingResult>
+  publishServiceBinding(ref: ObjectRef, opts?: { service?: string } & CallOptions): Promise<PublishServiceBindingResult>
   /** The OData services a binding exposes (MCP tool `abap_business_services-fetch_services`). */
   listServices(ref: ObjectRef, options?: CallOptions): Promise<ServiceBindingServices>
   /**
    * Live OData service information, the service URL and entity sets, for one service of a
-   * binding (default the first): `fetch_services`, then `fetch_service_information`.
-   * Rejects for an unknown service name (listing the binding's services) and for an
-   * unpublished V4 binding.
+   * binding (default the first): `fetch_services`, then `fetch_service_information`. The
+   * publish state comes from `fetch_services` (OData V4) or, when it says nothing (V2), from
+   * the binding details, which needs `ref.objectType` (`SRVB/SVB`) to find the binding.
+   * Rejects for an unknown service name (listing the binding's services), for an unpublished
+   * binding (`ERR_NOT_PUBLISHED`), and when the tool answers without a service URL
+   * (`ADT_TOOL_ERROR`).
    */
   getServiceInfo(ref: ObjectRef, opts?: { service?: string } & CallOptions): Promise<ServiceInfo>
 }
@@ -2374,7 +2424,13 @@ export interface Source {
 
 /** CTS transport and lock operations. */
 export interface Transport {
-  /** Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`). */
+  /**
+   * Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`). Rejects with
+   * `find_transport failed: <text>` (`ADT_TOOL_ERROR`) when the tool reports an error, and
+   * also when its answer is not the data its schema promises: a plain-text refusal the tool
+   * did not flag (e.g. an object locked in a task of another client), or data without
+   * `isRecordingRequired`, `transportRequests` or `informationMessages`.
+   */
   find(args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }, options?: CallOptions): Promise<TransportInfo>
   /**
    * Create a CTS transport request (MCP tool `abap_transport-create`). Rejects for local
@@ -2382,9 +2438,18 @@ export interface Transport {
    * 0.5.0's declaration, but adt-ls 1.1.2's tool requires them: omitting them fails there.
    */
   create(args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName?: string; objectType?: string }, options?: CallOptions): Promise<TransportCreated>
-  /** Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`). */
+  /**
+   * Assign an existing transport (request or task) to an object, confirmed against the CTS
+   * lock: `adtLs/cts/transport/checkTransportForObjectLock`, then
+   * `adtLs/cts/transport/assignTransportToObject`, then the lock check again (adt-ls answers
+   * `true` even for a transport that does not exist). Rejects with
+   * `Could not verify the CTS lock for <name>.` plus SAP's reason (`ERR_CTS_LOCK_UNVERIFIED`)
+   * when a lock check fails; when the first one fails, nothing is assigned. A task of the
+   * request that already holds the lock reads `assigned: false`: compare `lockedIn` with the
+   * task's request.
+   */
   assign(args: ObjectRef & { transport: string }, options?: CallOptions): Promise<{
-    /** adt-ls confirmed the assignment. */
+    /** adt-ls executed the assignment and the object is now locked in `transport`, or was unlocked and is now locked (a task locks its request). */
     assigned: boolean
     /** The object's name, as passed. */
     object: string
@@ -2392,6 +2457,8 @@ export interface Transport {
     objectType: string
     /** The transport request, as passed. */
     transport: string
+    /** The transport requests (upper case) that lock the object after the assignment. */
+    lockedIn: string[]
   }>
   /**
    * Your modifiable transports (`adtLs/cts/transport/searchTransports`), filtered by

@@ -100,7 +100,7 @@ test('services: runApplication sends the bare URI; binding details and publishin
   const bindingUri = await client.lifecycle.resolveAffUri(BINDING_V2);
   let mark = env.wire.mark();
   const details = await client.services.serviceBindingDetails(BINDING_V2);
-  assert.equal(details.name, 'ZUI_SIM_FLIGHT_O2');
+  assert.equal(details.serviceBindingName, 'ZUI_SIM_FLIGHT_O2');
   const sequence = env.wire.since(mark).map((m) => m.method);
   const read = sequence.lastIndexOf('adtLs/fileSystem/readFile');
   assert.ok(read >= 0 && read < sequence.indexOf('adtLs/businessservice/srvb/getServiceBindingDetails'), sequence.join(' '));
@@ -110,7 +110,14 @@ test('services: runApplication sends the bare URI; binding details and publishin
   const published = await client.services.publishServiceBinding(BINDING_V4);
   assert.equal(published.isPublishSuccess, true);
   assert.match(published.statusMessage, /published successfully/);
-  assert.deepEqual(Object.keys(env.wire.last('adtLs/businessservice/srvb/publishandUnpublishAction')), ['lsUri']);
+  assert.deepEqual(Object.keys(env.wire.last('adtLs/businessservice/srvb/publishandUnpublishAction')), [
+    'lsUri',
+    'serviceName',
+    'serviceVersion',
+    'bindingType',
+    'odataVersion',
+    'serviceBindingName',
+  ]);
   assert.equal(env.wire.since(mark, 'adtLs/fileSystem/readFile').length, 1);
   const info = await client.services.getServiceInfo(BINDING_V4);
   assert.match(info.serviceUrl, /zui_sim_flight_o4/i);
@@ -253,7 +260,7 @@ test('transport: find and create send exactly their arguments; create refuses a 
 test('transport: assign, check and lock status work on the resolved AFF URI', async () => {
   const uri = await client.lifecycle.resolveAffUri(ZCL_FLIGHT_QUERY);
   const assigned = await client.transport.assign({ ...ZCL_FLIGHT_QUERY, transport: 'A4HK900101' });
-  assert.deepEqual(assigned, { assigned: true, object: 'ZCL_SIM_FLIGHT_QUERY', objectType: 'CLAS/OC', transport: 'A4HK900101' });
+  assert.deepEqual(assigned, { assigned: true, object: 'ZCL_SIM_FLIGHT_QUERY', objectType: 'CLAS/OC', transport: 'A4HK900101', lockedIn: ['A4HK900101'] });
   assert.deepEqual(env.wire.last('adtLs/cts/transport/assignTransportToObject'), { objectUri: uri, transport: 'A4HK900101' });
 
   const tmpUri = await client.lifecycle.resolveAffUri(ZCL_TEST);

@@ -59,7 +59,8 @@ const CALLS = {
   'repository.delete': (c, state) => c.repository.delete(state.writtenUri.replace(/\.clas\.abap$/, '.clas.json')),
   'lifecycle.listCreatableObjects': (c) => c.lifecycle.listCreatableObjects(),
   'lifecycle.getObjectTypeDetails': (c) => c.lifecycle.getObjectTypeDetails('CLAS/OC'),
-  'lifecycle.getCreationForm': (c) => c.lifecycle.getCreationForm('CLAS/OC'),
+  // A service binding's form has a choice field (values) and value help.
+  'lifecycle.getCreationForm': (c) => c.lifecycle.getCreationForm('SRVB/SVB'),
   'lifecycle.listGenerators': (c) => c.lifecycle.listGenerators(),
   'lifecycle.getGeneratorSchema': (c) => c.lifecycle.getGeneratorSchema('x-ui-service'),
   'lifecycle.generate': (c) =>

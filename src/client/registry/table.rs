@@ -213,24 +213,38 @@ client_methods! {
          \n  output: string\
          \n}" = |c, a| Box::pin(services::run_application(c, a));
 
-    /// A service binding's details: binding type, OData version, services
-    /// (`adtLs/businessservice/srvb/getServiceBindingDetails`).
+    /// A service binding's details as adt-ls answers them: its name, service type, OData
+    /// version, service definitions and publish state
+    /// (`adtLs/businessservice/srvb/getServiceBindingDetails`, after a warm-up read).
     "services.serviceBindingDetails" ("ref: ObjectRef") -> "ServiceBindingDetails" = |c, a| Box::pin(services::service_binding_details(c, a));
 
-    /// Publish (or unpublish) a service binding: mutating
-    /// (`adtLs/businessservice/srvb/publishandUnpublishAction`).
-    "services.publishServiceBinding" ("ref: ObjectRef") -> "PublishServiceBindingResult" = |c, a| Box::pin(services::publish_service_binding(c, a));
+    /// Publish (or unpublish) a service binding: mutating. Reads the binding details, then
+    /// sends `adtLs/businessservice/srvb/publishandUnpublishAction` with the request adt-ls needs
+    /// (`lsUri`, `serviceName`, `serviceVersion`, `bindingType`, `odataVersion`,
+    /// `serviceBindingName`). `service` picks the service definition to toggle (an entry of the
+    /// details' `services`, exact case; default the first): OData V2 toggles that definition's
+    /// service, V4 the whole binding. Rejects before sending when the details have no OData
+    /// version or no service (`ERR_BINDING_INCOMPLETE`), or `service` is not one of them
+    /// (`ERR_NOT_FOUND`, listing the binding's definitions). Resolves adt-ls's answer.
+    "services.publishServiceBinding" ("ref: ObjectRef, opts?: { service?: string }") -> "PublishServiceBindingResult" = |c, a| Box::pin(services::publish_service_binding(c, a));
 
     /// The OData services a binding exposes (MCP tool `abap_business_services-fetch_services`).
     "services.listServices" ("ref: ObjectRef") -> "ServiceBindingServices" = |c, a| Box::pin(services::list_services(c, a));
 
     /// Live OData service information, the service URL and entity sets, for one service of a
-    /// binding (default the first): `fetch_services`, then `fetch_service_information`.
-    /// Rejects for an unknown service name (listing the binding's services) and for an
-    /// unpublished V4 binding.
+    /// binding (default the first): `fetch_services`, then `fetch_service_information`. The
+    /// publish state comes from `fetch_services` (OData V4) or, when it says nothing (V2), from
+    /// the binding details, which needs `ref.objectType` (`SRVB/SVB`) to find the binding.
+    /// Rejects for an unknown service name (listing the binding's services), for an unpublished
+    /// binding (`ERR_NOT_PUBLISHED`), and when the tool answers without a service URL
+    /// (`ADT_TOOL_ERROR`).
     "services.getServiceInfo" ("ref: ObjectRef, opts?: { service?: string }") -> "ServiceInfo" = |c, a| Box::pin(services::get_service_info(c, a));
 
-    /// Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`).
+    /// Object-scoped transport lookup, read-only (MCP tool `abap_transport-get`). Rejects with
+    /// `find_transport failed: <text>` (`ADT_TOOL_ERROR`) when the tool reports an error, and
+    /// also when its answer is not the data its schema promises: a plain-text refusal the tool
+    /// did not flag (e.g. an object locked in a task of another client), or data without
+    /// `isRecordingRequired`, `transportRequests` or `informationMessages`.
     "transport.find" ("args: { objectName: string; objectType: string; developmentPackage: string; isCreation: boolean }") -> "TransportInfo"
         = |c, a| Box::pin(transport::find(c, a));
 
@@ -240,9 +254,16 @@ client_methods! {
     "transport.create" ("args: { developmentPackage: string; transportDescription: string; isCreation: boolean; objectName?: string; objectType?: string }") -> "TransportCreated"
         = |c, a| Box::pin(transport::create(c, a));
 
-    /// Assign an existing transport to an object (`adtLs/cts/transport/assignTransportToObject`).
+    /// Assign an existing transport (request or task) to an object, confirmed against the CTS
+    /// lock: `adtLs/cts/transport/checkTransportForObjectLock`, then
+    /// `adtLs/cts/transport/assignTransportToObject`, then the lock check again (adt-ls answers
+    /// `true` even for a transport that does not exist). Rejects with
+    /// `Could not verify the CTS lock for <name>.` plus SAP's reason (`ERR_CTS_LOCK_UNVERIFIED`)
+    /// when a lock check fails; when the first one fails, nothing is assigned. A task of the
+    /// request that already holds the lock reads `assigned: false`: compare `lockedIn` with the
+    /// task's request.
     "transport.assign" ("args: ObjectRef & { transport: string }") -> "{\
-         \n  /** adt-ls confirmed the assignment. */\
+         \n  /** adt-ls executed the assignment and the object is now locked in `transport`, or was unlocked and is now locked (a task locks its request). */\
          \n  assigned: boolean\
          \n  /** The object's name, as passed. */\
          \n  object: string\
@@ -250,6 +271,8 @@ client_methods! {
          \n  objectType: string\
          \n  /** The transport request, as passed. */\
          \n  transport: string\
+         \n  /** The transport requests (upper case) that lock the object after the assignment. */\
+         \n  lockedIn: string[]\
          \n}"
         = |c, a| Box::pin(transport::assign(c, a));
 
