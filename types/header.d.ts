@@ -48,6 +48,15 @@ export interface LogonContext {
    * that talks to it (the reentrance GET) skips TLS verification.
    */
   insecure?: boolean
+  /**
+   * The destination's SAP client (`connection.client`, default `'001'`), the same value
+   * `adtLs/destinations/create` gets. adt-ls's logon URL carries none: a handler that fetches
+   * the reentrance ticket itself sends it as the `sap-client` query parameter, or the system
+   * logs the user on to its default client (where a user of another client gets 401). The
+   * built-in `basic`, `bearer` and `clientCert` strategies do this; `interactive` hands the
+   * URL to `openUrl` unchanged.
+   */
+  client?: string
 }
 
 /**
@@ -84,8 +93,11 @@ export interface LogonStrategy {
 export interface InteractiveCallbacks {
   /**
    * Open the logon URL (typically in a browser); the user signs in there and adt-ls receives
-   * the ticket. Called without waiting for it; a rejection is logged as a warning. A URL that
-   * names the library's TLS proxy is given with the system's own origin instead.
+   * the ticket. adt-ls is told the browser is open once `openUrl` returned and, when it returns
+   * a promise, that promise settled (at most 10 s later): resolve it when the browser shows the
+   * page, not when the logon is done, since adt-ls finishes the logon only after that answer.
+   * A rejection is logged as a warning. A URL that names the library's TLS proxy is given with
+   * the system's own origin instead.
    */
   openUrl(url: string): void | Promise<void>
   /**

@@ -180,7 +180,8 @@ fn client_cert_pem(env: &Env, obj: &Object, path: &str) -> EngineResult<ClientCe
 }
 
 /// Log on interactively: you supply the user interface. `cb.openUrl(url)` is called with the
-/// logon URL when adt-ls asks for a browser logon (SSO: the user signs in there); with
+/// logon URL when adt-ls asks for a browser logon (SSO: the user signs in there), and adt-ls is
+/// answered once it returned (its promise settled, when it returns one); with
 /// `cb.promptField`, adt-ls's input requests (`adtLs/destinations/requestLogonInput`, e.g. user
 /// and password) are asked field by field. Nothing is opened or printed by the library itself.
 ///
@@ -228,7 +229,9 @@ pub fn interactive<'env>(env: &'env Env, cb: Unknown<'env>) -> Result<Object<'en
 /// Log on with your own handlers: `register(driver, ctx)` is called once with the
 /// {@link AdtLsDriver} before `ensureLoggedOn`, to install handlers for adt-ls's server->client
 /// requests with `driver.setRequestHandler(method, handler)`. `ctx.insecure` is
-/// `connection.selfSigned`. A returned promise is awaited; a throw fails `createAdtLs`.
+/// `connection.selfSigned`; `ctx.client` is the destination's SAP client (`connection.client`,
+/// default `'001'`), which a handler fetching the reentrance ticket itself sends as `sap-client`.
+/// A returned promise is awaited; a throw fails `createAdtLs`.
 ///
 /// @param opts - `user`: recorded on the adt-ls destination
 /// @example
@@ -325,12 +328,13 @@ fn strategy_object<'env>(
     let register = env.create_function_from_closure::<Unknown, (), _>("register", move |ctx| {
         let env = &*ctx.env;
         let target = ctx.get::<Unknown>(0)?;
-        let insecure = ctx
-            .get::<Object>(1)
-            .ok()
+        let given = ctx.get::<Object>(1).ok();
+        let insecure = given
+            .as_ref()
             .and_then(|o| o.get::<bool>("insecure").ok().flatten())
             .unwrap_or(false);
-        register_on(env, &for_register, target, insecure)
+        let client = given.and_then(|o| o.get::<String>("client").ok().flatten());
+        register_on(env, &for_register, target, insecure, client)
     })?;
     obj.set_named_property("register", register)?;
     let key = payload_key(env)?;
@@ -352,10 +356,18 @@ fn payload(env: &Env, obj: &Object) -> Option<Arc<Strategy>> {
 }
 
 /// `strategy.register(driver, ctx)` called from JS: natively on our driver, otherwise through
-/// the registrar's own `setRequestHandler`.
-fn register_on(env: &Env, strategy: &Strategy, target: Unknown, insecure: bool) -> Result<()> {
+/// the registrar's own `setRequestHandler`. `ctx.client` goes on the ticket request as
+/// `sap-client`.
+fn register_on(
+    env: &Env,
+    strategy: &Strategy,
+    target: Unknown,
+    insecure: bool,
+    client: Option<String>,
+) -> Result<()> {
     let ctx = LogonContext {
         insecure,
+        sap_client: client.filter(|c| !c.is_empty()),
         ..LogonContext::default()
     };
     let handlers = strategy.builtin_handlers(&ctx);
@@ -459,11 +471,15 @@ impl Registrar for JsRegistrar {
         let cb = self.0.clone();
         let driver = driver.clone();
         let insecure = ctx.insecure;
+        let client = ctx.sap_client.clone();
         Box::pin(async move {
             cb.call(Box::new(move |env: &Env| {
                 let instance = AdtLsDriver::from_engine(driver).into_instance(env)?;
                 let mut ctx = Object::new(env)?;
                 ctx.set_named_property("insecure", insecure)?;
+                if let Some(client) = client {
+                    ctx.set_named_property("client", client)?;
+                }
                 Ok(vec![instance.value, ctx.raw()])
             }))
             .await
