@@ -1,6 +1,9 @@
 //! The `interactive` strategy's `requestBrowserBasedLogon` handler: hand the logon URL to
-//! the user's `openUrl` without waiting for it and answer `true`; with no URL answer
-//! `false` (docs/decisions.md#d5-9). A failing `openUrl` is logged as a warning, never left unhandled.
+//! the user's `openUrl`, wait for it (its promise, when it returns one), then answer `true`;
+//! with no URL answer `false` (docs/decisions.md#d5-9). The wait ends after
+//! [`OPEN_URL_WAIT`] at the latest: adt-ls answers the browser's redirect only after our
+//! answer, so an `openUrl` that waits for the whole logon would otherwise never settle
+//! (docs/decisions.md#d9-9). A failing `openUrl` is logged as a warning, never left unhandled.
 //! A URL naming our TLS proxy is handed over with the system's origin instead: the proxy
 //! serves adt-ls only (docs/decisions.md#d6), and a browser handles the system's TLS itself.
 
@@ -11,14 +14,28 @@ use crate::log;
 use crate::lsp::BoxFuture;
 use serde_json::Value;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long the handler waits for `openUrl` before it answers adt-ls anyway.
+pub const OPEN_URL_WAIT: Duration = Duration::from_secs(10);
 
 pub struct BrowserLogonHandler {
     ui: Arc<dyn InteractiveUi>,
+    wait: Duration,
 }
 
 impl BrowserLogonHandler {
     pub fn new(ui: Arc<dyn InteractiveUi>) -> Self {
-        BrowserLogonHandler { ui }
+        BrowserLogonHandler {
+            ui,
+            wait: OPEN_URL_WAIT,
+        }
+    }
+
+    /// Wait at most `wait` for `openUrl` instead of [`OPEN_URL_WAIT`].
+    pub fn with_open_url_wait(mut self, wait: Duration) -> Self {
+        self.wait = wait;
+        self
     }
 }
 
@@ -30,13 +47,17 @@ impl ServerRequestHandler for BrowserLogonHandler {
             return Box::pin(async { Ok(Value::Bool(false)) });
         };
         let url = super::proxy_url::for_browser(url);
-        let ui = self.ui.clone();
+        let opened = self.ui.open_url(url);
+        let wait = self.wait;
         Box::pin(async move {
-            tokio::spawn(async move {
-                if let Err(e) = ui.open_url(url).await {
-                    log::warn(format!("interactive openUrl failed: {}", e.message));
-                }
-            });
+            match tokio::time::timeout(wait, opened).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => log::warn(format!("interactive openUrl failed: {}", e.message)),
+                Err(_) => log::warn(format!(
+                    "interactive openUrl has not settled after {}ms; telling adt-ls the browser is open (resolve openUrl once the browser shows the page: adt-ls completes the logon only after this answer)",
+                    wait.as_millis()
+                )),
+            }
             Ok(Value::Bool(true))
         })
     }

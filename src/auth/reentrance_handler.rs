@@ -1,8 +1,9 @@
 //! The `requestBrowserBasedLogon` handler of the headless strategies (basic, bearer,
-//! clientCert). It answers `true` AT ONCE and runs the reentrance flow in the background:
-//! adt-ls's ticket listener answers the delivery only after it has that reply, so awaiting
-//! the flow first would deadlock (docs/wire.md#reentrance-logon). Background failures are logged and told to
-//! the context's failure listener.
+//! clientCert). It resolves the credential (a bearer token provider is called and awaited,
+//! bounded by the request timeout), answers `true`, and runs the reentrance GETs in the
+//! background: adt-ls's ticket listener answers the delivery only after it has that reply, so
+//! awaiting the GETs first would deadlock (docs/wire.md#reentrance-logon). Failures are logged
+//! and told to the context's failure listener.
 
 use super::logon_url::extract_logon_url;
 use super::reentrance::{perform_reentrance_logon_within, Credentials};
@@ -80,17 +81,44 @@ impl ReentranceHandler {
         matches!(self.auth, Auth::Bearer(_))
     }
 
-    /// The whole background job: resolve the credential, run the flow.
-    async fn logon(self, logon_url: String) -> Result<()> {
-        let creds = match &self.auth {
+    /// The credential to send now: a bearer provider is called (and its promise awaited) here,
+    /// bounded by the request timeout.
+    async fn credentials(&self) -> Result<Option<Credentials>> {
+        Ok(match &self.auth {
             Auth::None => None,
             Auth::Basic { user, password } => Some(Credentials::Basic {
                 user: user.clone(),
                 password: password.clone(),
             }),
-            Auth::Bearer(source) => Some(Credentials::Bearer(resolve_token(source).await?)),
+            Auth::Bearer(source) => {
+                let token = tokio::time::timeout(self.timeout, resolve_token(source))
+                    .await
+                    .map_err(|_| {
+                        crate::error::Error::coded(
+                            crate::error::codes::TIMEOUT,
+                            format!(
+                                "the bearer token provider did not answer within {}ms",
+                                self.timeout.as_millis()
+                            ),
+                        )
+                    })??;
+                Some(Credentials::Bearer(token))
+            }
+        })
+    }
+
+    /// Log a failure of the flow and tell the failure listener.
+    fn report(&self, e: crate::error::Error) {
+        let prefix = if self.is_bearer() {
+            "bearer reentrance logon failed"
+        } else {
+            "reentrance logon failed"
         };
-        perform_reentrance_logon_within(&logon_url, creds, &self.ctx, self.timeout).await
+        let e = super::logon_error::classify(e.prefixed(&format!("{prefix}: ")));
+        log::warn(&e.message);
+        if let Some(listener) = &self.ctx.on_failure {
+            listener(e);
+        }
     }
 }
 
@@ -117,21 +145,20 @@ impl ServerRequestHandler for ReentranceHandler {
         };
         let job = self.clone();
         Box::pin(async move {
-            let failure_prefix = if job.is_bearer() {
-                "bearer reentrance logon failed"
-            } else {
-                "reentrance logon failed"
+            // The credential first (a bearer provider runs before adt-ls hears `true`, as the
+            // reference calls it), then the reply; the GETs must not hold the reply up.
+            let creds = match job.credentials().await {
+                Ok(creds) => creds,
+                Err(e) => {
+                    job.report(e);
+                    return Ok(Value::Bool(true));
+                }
             };
-            // Fire and forget: the reply must not wait for the flow.
-            let on_failure = job.ctx.on_failure.clone();
             tokio::spawn(async move {
-                if let Err(e) = job.logon(logon_url).await {
-                    let e =
-                        super::logon_error::classify(e.prefixed(&format!("{failure_prefix}: ")));
-                    log::warn(&e.message);
-                    if let Some(listener) = on_failure {
-                        listener(e);
-                    }
+                let flow =
+                    perform_reentrance_logon_within(&logon_url, creds, &job.ctx, job.timeout);
+                if let Err(e) = flow.await {
+                    job.report(e);
                 }
             });
             Ok(Value::Bool(true))

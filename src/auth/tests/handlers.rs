@@ -1,7 +1,7 @@
 //! The headless `requestBrowserBasedLogon` handler: `true` at once while the flow runs in
 //! the background (the listener withholds its answer until then, as adt-ls does), `false`
-//! and a warning without a URL, the bearer provider asked at every logon, background
-//! failures only logged, and no secret in any log line.
+//! and a warning without a URL, the bearer provider asked at every logon and awaited before
+//! the answer (bounded), background failures only logged, and no secret in any log line.
 
 use super::support::*;
 use crate::auth::{LogonContext, ReentranceHandler, TokenSource};
@@ -117,6 +117,63 @@ async fn the_bearer_provider_is_asked_at_every_logon() {
             Some("Bearer bearer-token-2".to_string())
         ]
     );
+}
+
+/// A token provider that answers when the test says so (never, without a sender).
+struct GatedTokens(std::sync::Mutex<Option<tokio::sync::oneshot::Receiver<()>>>);
+
+impl crate::auth::TokenProvider for GatedTokens {
+    fn token(&self) -> crate::lsp::BoxFuture<crate::error::Result<String>> {
+        let gate = self.0.lock().unwrap().take();
+        Box::pin(async move {
+            match gate {
+                Some(g) => {
+                    let _ = g.await;
+                    Ok("tok-gated-1".to_string())
+                }
+                None => std::future::pending().await,
+            }
+        })
+    }
+}
+
+#[tokio::test]
+async fn the_bearer_provider_is_awaited_before_the_answer() {
+    let listener = TestServer::start(None, ticket_listener(None)).await;
+    let sap = TestServer::start(None, sap_endpoint(listener.port, TICKET, |a| a.is_some())).await;
+    let (settle, gate) = tokio::sync::oneshot::channel();
+    let provider = Arc::new(GatedTokens(std::sync::Mutex::new(Some(gate))));
+    let handler =
+        ReentranceHandler::bearer(TokenSource::Provider(provider), LogonContext::default());
+    let mut reply = handler.handle(Some(browser_logon_params(&logon_url("http", sap.port))));
+    let early = tokio::time::timeout(Duration::from_millis(300), &mut reply).await;
+    assert!(early.is_err(), "answered before the token: {early:?}");
+    assert!(sap.seen().is_empty(), "no GET before the token");
+    settle.send(()).unwrap();
+    assert_eq!(reply.await, Ok(json!(true)));
+    listener.wait_for(1).await;
+    assert_eq!(
+        sap.seen()[0].header("authorization"),
+        Some("Bearer tok-gated-1".to_string())
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_provider_that_never_answers_is_given_up_after_the_request_timeout() {
+    capture_logs();
+    let provider = Arc::new(GatedTokens(std::sync::Mutex::new(None)));
+    let handler =
+        ReentranceHandler::bearer(TokenSource::Provider(provider), LogonContext::default())
+            .with_request_timeout(Duration::from_secs(2));
+    let reply = handler.handle(Some(browser_logon_params(
+        "https://127.0.0.1:9/sap/bc/adt/core/http/reentranceticket?x=1",
+    )));
+    assert_eq!(reply.await, Ok(json!(true)));
+    assert!(!logged(
+        Level::Warn,
+        "bearer reentrance logon failed: the bearer token provider did not answer within 2000ms"
+    )
+    .is_empty());
 }
 
 #[tokio::test]

@@ -1,16 +1,18 @@
-//! `interactive`: the URL is opened without waiting, a failing `openUrl` only logs, no URL
-//! answers `false`; `requestLogonInput` in both formats, cancellation, and sensitive answers
-//! kept out of logs and errors.
+//! `interactive`: the answer waits for `openUrl` (at most its bound), a failing `openUrl` only
+//! logs, no URL answers `false`; `requestLogonInput` in both formats, cancellation, and
+//! sensitive answers kept out of logs and errors.
 
 use super::support::*;
 use crate::auth::logon_input::answer_logon_input;
-use crate::auth::{BrowserLogonHandler, LogonInputHandler, PromptField};
+use crate::auth::{BrowserLogonHandler, InteractiveUi, LogonInputHandler, PromptField};
 use crate::driver::router::ServerRequestHandler;
 use crate::log::Level;
+use crate::lsp::BoxFuture;
 use serde_json::{json, Value};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
+use tokio::sync::oneshot;
 
 async fn answer(handler: &dyn ServerRequestHandler, params: Value) -> Result<Value, String> {
     tokio::time::timeout(WAIT, handler.handle(Some(params)))
@@ -18,25 +20,70 @@ async fn answer(handler: &dyn ServerRequestHandler, params: Value) -> Result<Val
         .expect("bounded")
 }
 
+/// An `openUrl` that settles when the test says so.
+struct GatedUi {
+    opened: Mutex<Vec<String>>,
+    gate: Mutex<Option<oneshot::Receiver<()>>>,
+}
+
+impl InteractiveUi for GatedUi {
+    fn open_url(&self, url: String) -> BoxFuture<crate::error::Result<()>> {
+        self.opened.lock().unwrap().push(url);
+        let gate = self.gate.lock().unwrap().take();
+        Box::pin(async move {
+            if let Some(gate) = gate {
+                let _ = gate.await;
+            }
+            Ok(())
+        })
+    }
+    fn prompt_field(
+        &self,
+        _: PromptField,
+    ) -> Option<BoxFuture<crate::error::Result<Option<String>>>> {
+        None
+    }
+    fn has_prompt(&self) -> bool {
+        false
+    }
+}
+
 #[tokio::test]
-async fn opens_the_url_without_waiting_for_open_url() {
-    let ui = Arc::new(FakeUi::new(None));
+async fn answers_only_after_open_url_settled() {
+    let (settle, gate) = oneshot::channel();
+    let ui = Arc::new(GatedUi {
+        opened: Mutex::new(Vec::new()),
+        gate: Mutex::new(Some(gate)),
+    });
     let handler = BrowserLogonHandler::new(ui.clone());
     let url = "https://h/sap/bc/adt/core/http/reentranceticket?redirect-url=x";
-    // FakeUi's open_url never resolves: the answer must not wait for it.
-    let reply = tokio::time::timeout(
-        Duration::from_millis(500),
-        handler.handle(Some(browser_logon_params(url))),
-    )
-    .await
-    .expect("answered at once")
-    .unwrap();
-    assert_eq!(reply, json!(true));
-    eventually("openUrl to be called", || {
-        !ui.opened.lock().unwrap().is_empty()
-    })
-    .await;
+    let mut reply = handler.handle(Some(browser_logon_params(url)));
+    // openUrl ran; the answer waits for its promise however long that takes.
+    let early = tokio::time::timeout(Duration::from_millis(300), &mut reply).await;
+    assert!(early.is_err(), "answered before openUrl settled: {early:?}");
     assert_eq!(*ui.opened.lock().unwrap(), vec![url.to_string()]);
+    settle.send(()).unwrap();
+    assert_eq!(answer_of(reply).await, Ok(json!(true)));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_open_url_that_never_settles_is_answered_after_the_bound_with_a_warning() {
+    capture_logs();
+    let ui = Arc::new(FakeUi::new(None)); // its openUrl never settles
+    let handler = BrowserLogonHandler::new(ui.clone()).with_open_url_wait(Duration::from_secs(3));
+    let url = "https://h/sap/bc/adt/core/http/reentranceticket?never=1";
+    let reply = handler.handle(Some(browser_logon_params(url)));
+    assert_eq!(reply.await, Ok(json!(true)));
+    assert_eq!(ui.opened.lock().unwrap().len(), 1);
+    assert!(!logged(
+        Level::Warn,
+        "interactive openUrl has not settled after 3000ms"
+    )
+    .is_empty());
+}
+
+async fn answer_of(fut: BoxFuture<Result<Value, String>>) -> Result<Value, String> {
+    tokio::time::timeout(WAIT, fut).await.expect("bounded")
 }
 
 #[tokio::test]
