@@ -143,6 +143,24 @@ pub fn port_from(path: &str, n: f64, min: u16) -> Result<u16, Error> {
     ))
 }
 
+/// The ports adt-ls's MCP server accepts, and its own words for the range.
+pub const ADT_LS_PORTS: std::ops::RangeInclusive<u16> = 1024..=65535;
+const ADT_LS_PORT_TEXT: &str = "Port must be between 1024 and 65535";
+
+/// A port for adt-ls's MCP server: an integer from 1024 to 65535, the range adt-ls accepts;
+/// the message keeps adt-ls's fragment `Port must be between 1024 and 65535`.
+pub fn adt_ls_port(path: &str, n: f64) -> Result<u16, Error> {
+    let (lo, hi) = (*ADT_LS_PORTS.start(), *ADT_LS_PORTS.end());
+    if n.fract() == 0.0 && (f64::from(lo)..=f64::from(hi)).contains(&n) {
+        return Ok(n as u16);
+    }
+    Err(range_error(
+        path,
+        &format!("an integer from {lo} to {hi} (adt-ls: {ADT_LS_PORT_TEXT})"),
+        &Received::Number(n),
+    ))
+}
+
 /// A count: an integer from `min` to 2^31-1.
 pub fn count(path: &str, n: f64, min: f64) -> Result<u32, Error> {
     if n.fract() == 0.0 && n >= min && n <= 2_147_483_647.0 {
@@ -202,6 +220,16 @@ mod tests {
             assert!(e
                 .message
                 .starts_with("mcpPort must be an integer from 1 to 65535"));
+        }
+        for ok in [1024.0, 2240.0, 65535.0] {
+            assert_eq!(f64::from(adt_ls_port("mcpPort", ok).unwrap()), ok);
+        }
+        for bad in [0.0, 80.0, 1023.0, 65536.0, 2240.5, f64::NAN] {
+            let e = adt_ls_port("mcpPort", bad).unwrap_err();
+            assert!(e.has_code(codes::OUT_OF_RANGE), "{bad}");
+            assert!(e.message.starts_with(
+                "mcpPort must be an integer from 1024 to 65535 (adt-ls: Port must be between 1024 and 65535), received"
+            ));
         }
         assert_eq!(port_from("opts.port", 0.0, 0).unwrap(), 0);
         assert!(port_from("opts.port", 65536.0, 0).is_err());

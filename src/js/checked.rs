@@ -126,10 +126,10 @@ pub fn number(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<f64
     opt_number(env, value, path)?.ok_or_else(|| wrong(env, value.as_ref(), path, "a number"))
 }
 
-/// An optional port (an integer from 1 to 65535).
-pub fn opt_port(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Option<u16>> {
+/// An optional port for adt-ls's MCP server (1024 to 65535, what adt-ls accepts).
+pub fn opt_adt_ls_port(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Option<u16>> {
     opt_number(env, value, path)?
-        .map(|n| arg_error::port(path, n))
+        .map(|n| arg_error::adt_ls_port(path, n))
         .transpose()
 }
 

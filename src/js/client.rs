@@ -252,7 +252,7 @@ fn client_options(
     }
     o.trace_file = super::trace_option::trace_file(env, prop("trace"), "trace")?;
     o.destination_id = checked::opt_string(env, prop("destinationId"), "destinationId")?;
-    if let Some(port) = checked::opt_port(env, prop("mcpPort"), "mcpPort")? {
+    if let Some(port) = checked::opt_adt_ls_port(env, prop("mcpPort"), "mcpPort")? {
         o.mcp_port = i64::from(port);
     }
     match prop("keepAlive").filter(|k| !is_nullish(k)) {

@@ -23,14 +23,21 @@ use serde_json::{json as j, Value};
 use std::sync::Arc;
 
 /// Run `call` with the engine requester behind a JS driver value (ours natively, any other
-/// `{sendRequest}` object through a callback); an unusable value rejects.
-fn with_requester<F, Fut>(env: &Env, driver: Option<Unknown>, call: F) -> Result<Settling<Json>>
+/// `{sendRequest}` object through a callback) and the function's other arguments, read by
+/// `rest` after the driver: the first unusable argument rejects, in parameter order.
+fn with_requester<A, R, F, Fut>(
+    env: &Env,
+    driver: Option<Unknown>,
+    rest: R,
+    call: F,
+) -> Result<Settling<Json>>
 where
-    F: FnOnce(Arc<dyn LspRequester>) -> Fut,
+    R: FnOnce() -> std::result::Result<A, EngineError>,
+    F: FnOnce(Arc<dyn LspRequester>, A) -> Fut,
     Fut: std::future::Future<Output = crate::error::Result<Value>> + Send + 'static,
 {
-    match requester::from_js(env, driver) {
-        Ok(lsp) => coded(env, call(lsp), |_, v| Ok(Json(Some(v)))),
+    match requester::from_js(env, driver).and_then(|lsp| Ok((lsp, rest()?))) {
+        Ok((lsp, args)) => coded(env, call(lsp, args), |_, v| Ok(Json(Some(v)))),
         Err(e) => rejected(env, e),
     }
 }
@@ -50,13 +57,14 @@ where
 pub fn start_mcp_server(env: Env, driver: Unknown, opts: Unknown) -> Result<Settling<Json>> {
     let driver = Some(driver);
     let opts = Some(opts);
-    let (port, token) = match start_options(&env, opts) {
-        Ok(o) => o,
-        Err(e) => return rejected(&env, e),
-    };
-    with_requester(&env, driver, move |lsp| async move {
-        lifecycle::start_mcp_server(lsp.as_ref(), j!(port), &token).await
-    })
+    with_requester(
+        &env,
+        driver,
+        || start_options(&env, opts),
+        |lsp, (port, token)| async move {
+            lifecycle::start_mcp_server(lsp.as_ref(), j!(port), &token).await
+        },
+    )
 }
 
 /// `{ port, token }` of `startMcpServer`: a port from 0 to 65535 (adt-ls applies its own
@@ -83,9 +91,12 @@ fn start_options(
 )]
 pub fn stop_mcp_server(env: Env, driver: Unknown) -> Result<Settling<Json>> {
     let driver = Some(driver);
-    with_requester(&env, driver, |lsp| async move {
-        lifecycle::stop_mcp_server(lsp.as_ref()).await
-    })
+    with_requester(
+        &env,
+        driver,
+        || Ok(()),
+        |lsp, ()| async move { lifecycle::stop_mcp_server(lsp.as_ref()).await },
+    )
 }
 
 /// Bind adt-ls's MCP server to a logged-on destination: `adtLs/mcp/setDestination {destinationId}`.
@@ -103,17 +114,19 @@ pub fn set_mcp_destination(
 ) -> Result<Settling<Json>> {
     let driver = Some(driver);
     let destination_id = Some(destination_id);
-    let destination_id = match checked::string(&env, destination_id, "destinationId") {
-        Ok(d) => d,
-        Err(e) => return rejected(&env, e),
-    };
-    with_requester(&env, driver, move |lsp| async move {
-        lifecycle::set_mcp_destination(lsp.as_ref(), &destination_id).await
-    })
+    with_requester(
+        &env,
+        driver,
+        || checked::string(&env, destination_id, "destinationId"),
+        |lsp, destination_id| async move {
+            lifecycle::set_mcp_destination(lsp.as_ref(), &destination_id).await
+        },
+    )
 }
 
 /// Start an MCP server on the first free port: call `start(startPort + i)` for
-/// `i = 0 … attempts - 1` and resolve with the first success. Only a bind failure (a message
+/// `i = 0 … attempts - 1` (ports past 65535 are not tried: adt-ls accepts 1024–65535, and so
+/// does `startPort`) and resolve with the first success. Only a bind failure (a message
 /// matching `failed to bind`, `address already in use`, `EADDRINUSE` or `must be between`,
 /// case-insensitive) moves on, after `onRetry(busyPort)`; any other error rejects at once, and
 /// after the last attempt the last error rejects.
@@ -141,7 +154,7 @@ pub fn start_mcp_server_with_fallback(
     let checked_args = (|| {
         let start = checked::function(&env, start, "start")?;
         let start_port = checked::number(&env, start_port, "startPort")?;
-        let start_port = crate::arg_error::port_from("startPort", start_port, 0)?;
+        let start_port = crate::arg_error::adt_ls_port("startPort", start_port)?;
         let attempts = checked::opt_number(&env, attempts, "attempts")?
             .map(|a| crate::arg_error::count("attempts", a, 1.0))
             .transpose()?

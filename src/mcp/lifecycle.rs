@@ -51,9 +51,12 @@ pub fn is_bind_error(message: &str) -> bool {
     .any(|needle| m.contains(needle))
 }
 
-/// Try `start(start_port + i)` for `i` in `0..attempts`: a bind failure awaits
-/// `on_retry(port)` and moves on, any other error is returned at once, and after the last
-/// attempt its error is returned. `attempts` below 1 counts as 1.
+/// The highest port adt-ls's MCP server accepts; the fallback never goes past it.
+pub const MAX_MCP_PORT: i64 = 65535;
+
+/// Try `start(start_port + i)` for `i` in `0..attempts`, never past [`MAX_MCP_PORT`]: a bind
+/// failure awaits `on_retry(port)` and moves on, any other error is returned at once, and
+/// after the last attempt its error is returned. `attempts` below 1 counts as 1.
 pub async fn start_with_fallback<F, Fut, R, RFut>(
     mut start: F,
     start_port: i64,
@@ -66,7 +69,8 @@ where
     R: FnMut(i64) -> RFut,
     RFut: Future<Output = ()>,
 {
-    let attempts = attempts.max(1);
+    let room = u32::try_from((MAX_MCP_PORT - start_port + 1).max(1)).unwrap_or(u32::MAX);
+    let attempts = attempts.clamp(1, room);
     let mut last = Error::new("startMcpServerWithFallback: no attempt was made");
     for i in 0..attempts {
         let port = start_port + i64::from(i);
@@ -223,6 +227,24 @@ mod tests {
         .await
         .unwrap_err();
         assert_eq!(err.message, "EADDRINUSE 3002");
+    }
+
+    #[tokio::test]
+    async fn the_fallback_stays_within_the_ports_adt_ls_accepts() {
+        let tried = Mutex::new(Vec::new());
+        let err = start_with_fallback(
+            |p| {
+                tried.lock().unwrap().push(p);
+                async move { Err(Error::new(format!("failed to bind to port {p}"))) }
+            },
+            65533,
+            20,
+            |_| async {},
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(*tried.lock().unwrap(), vec![65533, 65534, 65535]);
+        assert_eq!(err.message, "failed to bind to port 65535");
     }
 
     #[test]

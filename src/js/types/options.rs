@@ -129,8 +129,9 @@ pub struct CreateAdtLsOptions {
     /// `adtLs/mcp/setDestination`); reported by `health().destination`.
     /// @defaultValue 'ADTLS'
     pub destination_id: Option<String>,
-    /// First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`); a busy port moves
-    /// on to the next, for up to 20 ports. `health().mcpPort` is the port in use.
+    /// First port tried for adt-ls's MCP server (`adtLs/mcp/startMCPServer`), from 1024 to
+    /// 65535 as adt-ls accepts; a busy port moves on to the next, for up to 20 ports (never
+    /// past 65535). `health().mcpPort` is the port in use.
     /// @defaultValue 2240
     pub mcp_port: Option<f64>,
     /// Activity-gated keep-alive, only when connected: while the client was used in the last
