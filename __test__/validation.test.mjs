@@ -14,6 +14,7 @@ import { startSapBackend } from '../simulator/lib/sap/index.mjs';
 import { join } from 'node:path';
 import { ROOT, until } from './helpers.mjs';
 import { declarationProgram } from './support/declarations.mjs';
+import { declaredParameters } from './support/declared-api.mjs';
 import { PASSWORD, CLIENT_BOUNDS, installedAdtLs, captureLogs } from './fixtures/client/support.mjs';
 
 const {
@@ -149,6 +150,7 @@ const ASYNCHRONOUS = [
   ['createAdtLs', () => createAdtLs({ connection, auth: { kind: 'basic' } }), 'auth.register'],
   ['createAdtLs', () => createAdtLs({ mcpPort: '2240' }), 'mcpPort'],
   ['createAdtLs', () => createAdtLs({ mcpPort: 70000 }), 'mcpPort'],
+  ['createAdtLs', () => createAdtLs({ mcpPort: 80 }), 'mcpPort'],
   ['createAdtLs', () => createAdtLs({ keepAlive: 'no' }), 'keepAlive'],
   ['createAdtLs', () => createAdtLs({ keepAlive: { intervalMs: -5 } }), 'keepAlive.intervalMs'],
   ['createAdtLs', () => createAdtLs({ destinationId: 7 }), 'destinationId'],
@@ -172,6 +174,7 @@ const ASYNCHRONOUS = [
   ['startMcpServerWithFallback', () => lib.startMcpServerWithFallback('start', 2240), 'start'],
   ['startMcpServerWithFallback', () => lib.startMcpServerWithFallback(noop, '2240'), 'startPort'],
   ['startMcpServerWithFallback', () => lib.startMcpServerWithFallback(noop, 2240, 0), 'attempts'],
+  ['startMcpServerWithFallback', () => lib.startMcpServerWithFallback(noop, 1023), 'startPort'],
   ['startMcpServerWithFallback', () => lib.startMcpServerWithFallback(noop, 2240, 1, 'retry'), 'onRetry'],
   ['callTool', () => mcpClient().callTool(5), 'name'],
   ['callTool', () => mcpClient().callTool('t', 'args'), 'args'],
@@ -243,6 +246,86 @@ test('promise-returning exports reject (never throw) with a code naming the argu
   for (const [label, call, path] of ASYNCHRONOUS) {
     assertArgumentError(await rejectionOf(call, label), path, `${label} (${path})`);
   }
+});
+
+test("ports for adt-ls's MCP server accept what adt-ls accepts (1024-65535) and keep adt-ls's words", async () => {
+  for (const [label, call] of [
+    ['mcpPort 80', () => createAdtLs({ mcpPort: 80 })],
+    ['mcpPort 65536', () => createAdtLs({ mcpPort: 65536 })],
+    ['startPort 1023', () => lib.startMcpServerWithFallback(noop, 1023)],
+  ]) {
+    const e = await rejectionOf(call, label);
+    assert.equal(e.code, 'ERR_OUT_OF_RANGE', label);
+    assert.match(e.message, /must be an integer from 1024 to 65535 \(adt-ls: Port must be between 1024 and 65535\), received type number \(\d+\)$/, label);
+  }
+  // The edges are accepted: the start function is called with them.
+  const tried = [];
+  const start = async (port) => {
+    tried.push(port);
+    return { port, token: 't' };
+  };
+  await lib.startMcpServerWithFallback(start, 1024);
+  await lib.startMcpServerWithFallback(start, 65535);
+  // A busy last port does not move past 65535.
+  const busy = await rejectionOf(() => lib.startMcpServerWithFallback(async (port) => {
+    tried.push(port);
+    throw new Error(`failed to bind to port ${port}`);
+  }, 65534, 5), 'fallback at the top');
+  assert.equal(busy.message, 'failed to bind to port 65535');
+  assert.deepEqual(tried, [1024, 65535, 65534, 65535]);
+});
+
+/** The argument a message names: its path up to the first `.` or `[`. */
+const namedArgument = (e) => e.message.split(' ')[0].split(/[.[]/)[0];
+
+test('exports check their arguments in order: with several wrong, the first one is named', async () => {
+  const driver = new AdtLsDriver('/adt-ls');
+  const mcp = mcpClient();
+  const synchronous = [
+    ['applyTextEdits', () => lib.applyTextEdits(1, 2), 'text'],
+    ['decodeSemanticTokens', () => lib.decodeSemanticTokens('x', 1), 'data'],
+    ['platformSubPath', () => lib.platformSubPath(1, 2), 'platform'],
+    ['basic', () => basic(1, 2), 'user'],
+    ['bearer', () => bearer(1, 2), 'token'],
+    ['custom', () => custom(1, 2), 'register'],
+    ['new AdtLsDriver', () => new AdtLsDriver(1, 2), 'binPath'],
+    ['new AdtLsMcpClient', () => new AdtLsMcpClient(1, 2, 3, 4), 'baseUrl'],
+    ['new AdtLsMcpClient', () => new AdtLsMcpClient('http://127.0.0.1:9/mcp', 2, 3, 4), 'token'],
+    ['setRequestHandler', () => driver.setRequestHandler(1, 2), 'method'],
+    ['onNotification', () => driver.onNotification(1, 2), 'method'],
+  ];
+  for (const [label, call, first] of synchronous) assert.equal(namedArgument(thrownBy(call, label)), first, label);
+  const asynchronous = [
+    ['startMcpServer', () => lib.startMcpServer(null, {}), 'driver'],
+    ['startMcpServer', () => lib.startMcpServer({}, 5), 'driver'],
+    ['setMcpDestination', () => lib.setMcpDestination(null, 5), 'driver'],
+    ['startMcpServerWithFallback', () => lib.startMcpServerWithFallback(1, 'x', 'y', 'z'), 'start'],
+    ['startMcpServerWithFallback', () => lib.startMcpServerWithFallback(noop, 80, 0, 'z'), 'startPort'],
+    ['sendRequest', () => driver.sendRequest(1, 2, 3), 'method'],
+    ['sendNotification', () => driver.sendNotification(1, 2), 'method'],
+    ['callTool', () => mcp.callTool(1, 2, 3), 'name'],
+    ['request', () => mcp.request(1, 2, 3), 'method'],
+  ];
+  for (const [label, call, first] of asynchronous) assert.equal(namedArgument(await rejectionOf(call, label)), first, label);
+});
+
+test('every client method checks its arguments in order: with all of them wrong, the first parameter is named', async () => {
+  for (const [name, fn] of clientMethods(client)) {
+    const params = declaredParameters(name);
+    // An ObjectRef parameter is named `ref` (its fields `ref.name`, `ref.objectType`).
+    const first = params.length === 0 ? 'options' : params[0].type.startsWith('ObjectRef') ? 'ref' : params[0].name;
+    const e = await rejectionOf(() => fn(42, 42, 42, 42), name);
+    assert.equal(namedArgument(e), first, `${name}(${params.map((p) => p.name)}): ${e.message}`);
+  }
+  // A valid first argument with bad call options after it: the options are named, and
+  // nothing is sent.
+  const ref = { name: 'CL_ABAP_TYPEDESCR', objectType: 'CLAS/OC' };
+  const signal = await rejectionOf(() => client.source.read(ref, { signal: 'stop' }), 'source.read');
+  assert.equal(signal.message, "options.signal must be an instance of AbortSignal, received type string ('stop')");
+  const wrongRef = await rejectionOf(() => client.source.read({ name: 5, objectType: 'CLAS/OC' }, { signal: 'stop' }), 'source.read ref');
+  assert.equal(wrongRef.message, 'ref.name must be a string, received type number (5)');
+  const progress = await rejectionOf(() => client.quality.runAtc(5, { onProgress: 'x' }), 'runAtc');
+  assert.equal(namedArgument(progress), 'ref');
 });
 
 test('messages show what was received, never a secret', () => {

@@ -49,3 +49,17 @@ export function declaredValueExports() {
   }
   return [...new Set(out)];
 }
+
+/** The declared parameters of the client method `dotted`: `[{name, type, optional}]`. */
+export function declaredParameters(dotted) {
+  const [head, tail] = dotted.includes('.') ? dotted.split('.') : [undefined, dotted];
+  const client = interfaces.get('AdtLsClient');
+  let owner = client;
+  if (head) {
+    const prop = client.members.find((m) => m.name?.getText(source) === head);
+    owner = interfaces.get(prop.type.typeName.getText(source));
+  }
+  const method = owner.members.find((m) => ts.isMethodSignature(m) && m.name.getText(source) === tail);
+  if (!method) throw new Error(`index.d.ts declares no ${dotted}`);
+  return method.parameters.map((p) => ({ name: p.name.getText(source), type: p.type?.getText(source) ?? '', optional: Boolean(p.questionToken) }));
+}

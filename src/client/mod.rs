@@ -6,6 +6,7 @@
 mod args;
 mod connect_session;
 mod deadline;
+mod deferred;
 mod dispatch;
 pub mod events;
 mod lifecycle;
@@ -117,7 +118,20 @@ impl Client {
         method: &str,
         args: Args,
     ) -> impl Future<Output = Result<Option<Value>>> + Send + 'static {
-        let (fut, void) = dispatch::call(self, method, args);
+        self.call_holding(method, args, None)
+    }
+
+    /// [`Client::call`] with a caller error held back until the method has checked its own
+    /// arguments ([`deferred`]): bad call options that follow them.
+    pub fn call_holding(
+        &self,
+        method: &str,
+        args: Args,
+        held: Option<Error>,
+    ) -> impl Future<Output = Result<Option<Value>>> + Send + 'static {
+        let held = deferred::hold(held);
+        let (fut, void) = held.start(|| dispatch::call(self, method, args));
+        let fut = held.finish(fut);
         let mut disposed = self.inner.disposed_tx.subscribe();
         async move {
             tokio::select! {
@@ -227,14 +241,20 @@ impl Client {
         params: Option<Value>,
         timeout: Option<std::time::Duration>,
     ) -> impl Future<Output = Result<Value>> + Send + 'static {
+        let held = deferred::take();
         let touched = self.touch();
         let driver = self.inner.driver.clone();
-        let first = driver.request(method, params.clone(), timeout);
+        let first = held
+            .is_none()
+            .then(|| driver.request(method, params.clone(), timeout));
         let relogon = self.relogon_fn();
         let method = method.to_string();
         async move {
+            if let Some(e) = held {
+                return Err(e);
+            }
             touched?;
-            let mut first = Some(first);
+            let mut first = first;
             with_relogon(
                 relogon.as_ref(),
                 || {
@@ -262,11 +282,15 @@ impl Client {
         name: &str,
         args: Value,
     ) -> impl Future<Output = Result<Value>> + Send + 'static {
+        let held = deferred::take();
         let touched = self.touch();
         let mcp = self.inner.mcp.clone();
         let relogon = self.relogon_fn();
         let name = name.to_string();
         async move {
+            if let Some(e) = held {
+                return Err(e);
+            }
             touched?;
             with_relogon(
                 relogon.as_ref(),

@@ -389,6 +389,14 @@ impl MethodCallOptions {
         Ok(MethodCallOptions { opts, at })
     }
 
+    /// No options (the given ones were unusable; their error is reported separately).
+    pub fn none(at: CallOptionsAt) -> Self {
+        MethodCallOptions {
+            opts: CallOptions::default(),
+            at,
+        }
+    }
+
     /// False for the extra trailing argument, which the engine never sees.
     pub fn passes(&self, index: usize) -> bool {
         !matches!(self.at, CallOptionsAt::Trailing { index: i } if i == index)

@@ -145,13 +145,21 @@ fn method_fn<'env>(
     let progress_at = super::progress::options_at(method);
     env.create_function_from_closure(name, move |ctx| {
         let env = &*ctx.env;
+        let reject = |e: EngineError| {
+            coded(env, async move { Err::<Option<Value>, _>(e) }, |_, v| {
+                Ok(Json(v))
+            })
+        };
+        // A bad option after other parameters is held back until the method has checked
+        // those (arguments are named in order); in the first parameter it rejects at once.
+        let mut held = None;
         let progress = match super::progress::from_args(env, &ctx, progress_at) {
             Ok(p) => p,
-            Err(e) => {
-                return coded(env, async move { Err::<Option<Value>, _>(e) }, |_, v| {
-                    Ok(Json(v))
-                })
+            Err(e) if progress_at.is_some_and(|(i, _)| i > 0) => {
+                held = Some(e);
+                None
             }
+            Err(e) => return reject(e),
         };
         let index = at.index();
         let given = (index < ctx.length())
@@ -159,11 +167,11 @@ fn method_fn<'env>(
             .flatten();
         let call = match MethodCallOptions::read(env, given, at) {
             Ok(c) => c,
-            Err(e) => {
-                return coded(env, async move { Err::<Option<Value>, _>(e) }, |_, v| {
-                    Ok(Json(v))
-                })
+            Err(e) if index > 0 => {
+                held.get_or_insert(e);
+                MethodCallOptions::none(at)
             }
+            Err(e) => return reject(e),
         };
         let mut args: Args = Vec::with_capacity(ctx.length());
         for i in (0..ctx.length()).filter(|&i| call.passes(i)) {
@@ -195,7 +203,7 @@ fn method_fn<'env>(
             env,
             opts,
             method,
-            move || super::progress::run(progress, || client.call(method, args)),
+            move || super::progress::run(progress, || client.call_holding(method, args, held)),
             |_, v| Ok(Json(v)),
         )
     })
