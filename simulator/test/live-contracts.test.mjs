@@ -105,6 +105,14 @@ describe('live contracts of the simulated backend', () => {
       assert.equal((await lockOf(await uriOf('ZSIM_FG', 'FUGR/F'))).locked, false, 'a request of another client locks nothing');
     });
 
+    test('failNext({after}) fails a later call, e.g. the readback of an assignment', async () => {
+      const fg = await uriOf('ZSIM_FG', 'FUGR/F');
+      backend.control.failNext('adtLs/cts/transport/checkTransportForObjectLock', { message: 'CTS is not available', after: 1 });
+      assert.equal((await lockOf(fg)).ok, true);
+      await assert.rejects(lockCheck(fg), /CTS is not available/);
+      assert.equal((await lockOf(fg)).ok, true, 'once');
+    });
+
     test('objects of the local package are never locked', async () => {
       const local = await uriOf('ZCL_TEST', 'CLAS/OC');
       assert.equal(await assign(local, 'A4HK900101'), true);
