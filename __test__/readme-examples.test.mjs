@@ -30,8 +30,13 @@ const EXPECTED = {
   lifecycle: [/^activated: true diagnostics: 0$/m, /^deleted ZCL_README_[0-9A-Z]{1,6}$/m],
   navigation: [/^zcl_test -> .*\badd\b/m, /METHODS add/],
   quality: [/^ATC variants: .*\bDEFAULT\b/m, /^unit tests: PASSED$/m],
-  services: [/^console output: 2 \+ 3 = 5$/m, /^services: \S+/m],
-  transport: [/^needs a transport: false$/m, /^\d+ transports, first: A4HK\d+/m],
+  services: [
+    /^console output: 2 \+ 3 = 5$/m,
+    /^services: \S+/m,
+    /^OData V2: Service binding ZUI_SIM_FLIGHT_O2 unpublished successfully$/m,
+    /^OData V2: Service binding ZUI_SIM_FLIGHT_O2 published successfully$/m,
+  ],
+  transport: [/^needs a transport: false$/m, /^\d+ transports, first: A4HK\d+/m, /^assigned: true locked in: A4HK900101$/m],
   raw: [/^users: [1-9]\d*$/m, /^destinations ok: true /m],
 };
 
