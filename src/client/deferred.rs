@@ -117,11 +117,7 @@ mod tests {
             Ok(first && take().is_none())
         })
         .await;
-        assert_eq!(
-            once.unwrap(),
-            true,
-            "taken once, not reported again at the end"
-        );
+        assert!(once.unwrap(), "taken once, not reported again at the end");
     }
 
     #[tokio::test]
