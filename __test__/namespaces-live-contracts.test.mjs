@@ -9,6 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readTrace } from './helpers.mjs';
 import { BINDING_V2, BINDING_V4, ZCL_FLIGHT_QUERY, connectedClient, recordToolCalls, rejection } from './fixtures/namespaces/support.mjs';
 
 const CHECK = 'adtLs/cts/transport/checkTransportForObjectLock';
@@ -35,6 +36,16 @@ after(async () => {
   tools?.stop();
   await env?.close();
 });
+
+/**
+ * Both channels as the simulated adt-ls saw them, in order, from event `from` of its trace:
+ * LSP requests by method, MCP tool calls by tool name (when each finished).
+ */
+const bothChannels = (from) =>
+  readTrace(env.traceFile)
+    .slice(from)
+    .map((e) => (e.dir === 'in' && typeof e.message?.method === 'string' ? e.message.method : e.event === 'mcp-tool-timing' ? e.name : undefined))
+    .filter(Boolean);
 
 /** The LSP methods sent since `mark`, resolution (quickSearch, getLsUri) left out. */
 const sentSince = (mark) =>
@@ -172,10 +183,19 @@ test('publishServiceBinding: details without an OData version or services are re
 test('getServiceInfo: V2 reads the publish state from the binding details; an unpublished binding is refused before the tool', async () => {
   tools.clear();
   const mark = env.wire.mark();
+  const from = readTrace(env.traceFile).length;
   const info = await client.services.getServiceInfo(BINDING_V2);
   assert.match(info.serviceUrl, /\/sap\/opu\/odata\/sap\/ZUI_SIM_FLIGHT_O2\//);
   assert.deepEqual(tools.calls.map((c) => c.name), [FETCH_SERVICES, SERVICE_INFO]);
   assert.deepEqual(sentSince(mark), ['adtLs/fileSystem/readFile', DETAILS]);
+  assert.deepEqual(bothChannels(from), [
+    FETCH_SERVICES,
+    'adtLs/repository/quickSearch',
+    'adtLs/repository/getLsUri',
+    'adtLs/fileSystem/readFile',
+    DETAILS,
+    SERVICE_INFO,
+  ]);
   assert.equal(tools.last(SERVICE_INFO).isPublished, true);
 
   await client.services.publishServiceBinding(BINDING_V2); // unpublish
