@@ -144,12 +144,12 @@ pub fn port_from(path: &str, n: f64, min: u16) -> Result<u16, Error> {
 }
 
 /// The ports adt-ls's MCP server accepts, and its own words for the range.
-pub const ADT_LS_PORTS: std::ops::RangeInclusive<u16> = 1024..=65535;
+const ADT_LS_PORTS: std::ops::RangeInclusive<u16> = 1024..=65535;
 const ADT_LS_PORT_TEXT: &str = "Port must be between 1024 and 65535";
 
 /// A port for adt-ls's MCP server: an integer from 1024 to 65535, the range adt-ls accepts;
 /// the message keeps adt-ls's fragment `Port must be between 1024 and 65535`.
-pub fn adt_ls_port(path: &str, n: f64) -> Result<u16, Error> {
+pub(crate) fn adt_ls_port(path: &str, n: f64) -> Result<u16, Error> {
     let (lo, hi) = (*ADT_LS_PORTS.start(), *ADT_LS_PORTS.end());
     if n.fract() == 0.0 && (f64::from(lo)..=f64::from(hi)).contains(&n) {
         return Ok(n as u16);

@@ -96,7 +96,7 @@ pub const COVERAGE: &[&str] = &["timeoutMs", "onProgress"];
 /// `services.getServiceInfo(ref, opts)`.
 pub const SERVICE_INFO: &[&str] = &["service"];
 /// `services.publishServiceBinding(ref, opts)`.
-pub const PUBLISH_BINDING: &[&str] = &["service"];
+pub(crate) const PUBLISH_BINDING: &[&str] = &["service"];
 /// `lifecycle.getObjectTypeDetails(objectType, opts)` and `getCreationForm`.
 pub const OBJECT_TYPE: &[&str] = &["name"];
 /// `lifecycle.getGeneratorSchema(generatorId, opts)`.

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// How long the handler waits for `openUrl` before it answers adt-ls anyway.
-pub const OPEN_URL_WAIT: Duration = Duration::from_secs(10);
+pub(crate) const OPEN_URL_WAIT: Duration = Duration::from_secs(10);
 
 pub struct BrowserLogonHandler {
     ui: Arc<dyn InteractiveUi>,
@@ -33,7 +33,8 @@ impl BrowserLogonHandler {
     }
 
     /// Wait at most `wait` for `openUrl` instead of [`OPEN_URL_WAIT`].
-    pub fn with_open_url_wait(mut self, wait: Duration) -> Self {
+    #[cfg(test)]
+    pub(crate) fn with_open_url_wait(mut self, wait: Duration) -> Self {
         self.wait = wait;
         self
     }

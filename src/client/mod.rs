@@ -123,7 +123,7 @@ impl Client {
 
     /// [`Client::call`] with a caller error held back until the method has checked its own
     /// arguments ([`deferred`]): bad call options that follow them.
-    pub fn call_holding(
+    pub(crate) fn call_holding(
         &self,
         method: &str,
         args: Args,

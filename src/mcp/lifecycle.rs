@@ -52,7 +52,7 @@ pub fn is_bind_error(message: &str) -> bool {
 }
 
 /// The highest port adt-ls's MCP server accepts; the fallback never goes past it.
-pub const MAX_MCP_PORT: i64 = 65535;
+const MAX_MCP_PORT: i64 = 65535;
 
 /// Try `start(start_port + i)` for `i` in `0..attempts`, never past [`MAX_MCP_PORT`]: a bind
 /// failure awaits `on_retry(port)` and moves on, any other error is returned at once, and
