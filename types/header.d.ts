@@ -32,6 +32,13 @@ export interface LspClient extends LspRequester {
   sendNotification(method: string, params?: unknown): Promise<void>
 }
 
+/**
+ * Which version of an ABAP source adt-ls serves, or a read asks for: `'active'` is the
+ * activated version; `'inactive'` is the logged-on user's draft (saved, not yet activated).
+ * See `repository.abapStat` and the `version` option of `source.read`.
+ */
+export type SourceVersion = 'active' | 'inactive'
+
 /** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]
 
