@@ -1,5 +1,5 @@
 // Fault modes of the simulated backend, set through the control API: cold searches,
-// one-shot failures per op, write races and artificial delays.
+// one-shot failures per op, write races, artificial delays and paused calls.
 import { SapError } from './errors.mjs';
 
 const WRITE_RACE_ERRORS = [
@@ -15,6 +15,7 @@ export function createFaults() {
     writeRaceRemaining: 0,
     writeRaceIndex: 0,
     delays: new Map(),
+    pauses: new Map(),
 
     /** True while cold searches remain (consumes one). */
     takeCold() {
@@ -41,6 +42,15 @@ export function createFaults() {
       return new SapError(spec.message, { status: spec.status });
     },
 
+    /** The gate of a paused call of `op`, if one is queued (consumed). */
+    takePause(op) {
+      const queue = faults.pauses.get(op);
+      if (!queue || queue.length === 0) return undefined;
+      const gate = queue.shift();
+      if (queue.length === 0) faults.pauses.delete(op);
+      return gate;
+    },
+
     delayFor(op) {
       return faults.delays.get(op) ?? faults.delays.get('*') ?? 0;
     },
@@ -51,6 +61,8 @@ export function createFaults() {
       faults.writeRaceRemaining = 0;
       faults.writeRaceIndex = 0;
       faults.delays.clear();
+      for (const queue of faults.pauses.values()) for (const gate of queue) gate.open();
+      faults.pauses.clear();
     },
   };
   return faults;

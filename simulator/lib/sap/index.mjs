@@ -29,6 +29,7 @@ function normaliseConfig(opts) {
     ticketClientCheck: opts.ticketClientCheck ?? true,
     diffWarmupPages: opts.diffWarmupPages ?? 2,
     transportListShape: opts.transportListShape ?? 'array',
+    crlfOnReload: opts.crlfOnReload ?? true,
     forbiddenUsers: new Set((opts.forbiddenUsers ?? []).map((u) => u.toUpperCase())),
     auth: {
       users,
@@ -71,7 +72,8 @@ function listen(server, port, host) {
  * 'none'), `hostname` (self-signed cert name), `port`, `bindHost`, `users`, `tokens`,
  * `forbiddenUsers` (known users whose ticket request gets 403),
  * `sid`, `clients`, `defaultClient`, `ticketTtlMs`, `ticketClientCheck`,
- * `diffWarmupPages`, `transportListShape`, `controlToken`.
+ * `diffWarmupPages`, `transportListShape`, `crlfOnReload` (toggled sources are served with
+ * CRLF, default true), `controlToken`.
  */
 export async function startSapBackend(opts = {}) {
   const tls = opts.tls ?? 'self-signed';

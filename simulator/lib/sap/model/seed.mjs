@@ -66,6 +66,16 @@ export function seedObjects() {
     object('ZUI_SIM_FLIGHT_O4', 'SRVB/SVB', 'ZSIM_DEMO', 'Flight service (OData V4)', null, {
       binding: structuredClone(V4_BINDING),
     }),
+    object('ZR_SIM_FLIGHT', 'BDEF/BDO', 'ZSIM_DEMO', 'Flight behaviour', src.ZR_SIM_FLIGHT),
+    object('ZC_SIM_FLIGHT', 'DDLX/EX', 'ZSIM_DEMO', 'Flight UI annotations', src.ZC_SIM_FLIGHT),
+    object('ZSIM_FLNR', 'NROB/NRO', 'ZSIM_DEMO', 'Flight numbers', null, {
+      numberRange: { domain: 'S_CONN_ID', intervals: [{ number: '01', from: '0001', to: '9999' }] },
+    }),
+    // An object with an unfinished change: DEVELOPER saved a draft of the main file.
+    object('ZCL_SIM_ORDER', 'CLAS/OC', 'ZSIM_DEMO', 'Order totals', src.ZCL_SIM_ORDER, {
+      inactiveSources: { ...src.ZCL_SIM_ORDER, main: src.ZCL_SIM_ORDER_DRAFT },
+      draft: { owner: 'DEVELOPER', parts: ['main'] },
+    }),
   ];
 }
 
