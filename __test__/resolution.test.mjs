@@ -139,8 +139,10 @@ test("ref.uri: lifecycle.create's filePath drives update, activate and delete wi
 test('ref.uri: the include rewrite, D5.15 on a non-class, and an empty string falls back to the name search', async () => {
   const uri = await client.lifecycle.resolveAffUri(ZCL_TEST);
   let mark = env.wire.mark();
-  assert.equal(await client.source.read({ ...ZCL_TEST, uri, include: 'testclasses' }), await client.source.read({ ...ZCL_TEST, include: 'testclasses' }));
+  const tests = await client.source.read({ ...ZCL_TEST, uri, include: 'testclasses' });
+  assert.deepEqual(sent(mark), ['adtLs/fileSystem/readFile']);
   assert.equal(env.wire.since(mark, 'adtLs/fileSystem/readFile')[0].params.uri, uri.replace(/\.clas\.abap$/, '.clas.testclasses.abap'));
+  assert.equal(tests, await client.source.read({ ...ZCL_TEST, include: 'testclasses' }));
   const intf = await client.lifecycle.resolveAffUri(ZIF_FLIGHT);
   const noIncludes = await rejection(assert, client.source.read({ ...ZIF_FLIGHT, uri: intf, include: 'testclasses' }));
   assert.equal(noIncludes.code, 'ERR_INVALID_ARG');
