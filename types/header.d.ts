@@ -4,10 +4,11 @@
 
 // ---------------------------------------------------------------------------------------
 // Hand-written type-only exports: what napi-rs cannot generate (callback and tuple types,
-// method signatures, index signatures) and the `await using` support. Everything after this
-// section is generated: the functions and classes from the Rust sources, the value and
-// option types from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the
-// method registry (`src/client/registry/table.rs`, rendered by `build.rs`).
+// type-only unions such as `SourceVersion`, method signatures, index signatures) and the
+// `await using` support. Everything after this section is generated: the functions and
+// classes from the Rust sources, the value and option types from `src/js/types/`,
+// `AdtLsClient` and its namespace interfaces from the method registry
+// (`src/client/registry/table.rs`, rendered by `build.rs`).
 // ---------------------------------------------------------------------------------------
 
 /** Answers one server->client LSP request; may return a value or a promise. */

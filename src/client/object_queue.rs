@@ -4,7 +4,7 @@
 //! its [`Place`] when it knows the URI (at the call for a URI argument, after resolution
 //! otherwise) and runs while it holds the [`Turn`]. Dropping either passes the line on, so a
 //! failed, cancelled or timed-out operation never blocks the next, and a key with nobody in
-//! line is removed.
+//! line is removed (docs/decisions.md#d9-13).
 //!
 //! Hand-written rather than `tokio::sync::Mutex` per key: a place must be taken synchronously
 //! at the call (so calls keep their order even when their futures are first polled in another

@@ -2,7 +2,8 @@
 //! (e.g. `lifecycle.create`'s `filePath`) is used as it is, without a search, once it is shown
 //! to belong to the connected destination: its first segment after `abap:/repotree-v1/`,
 //! percent-decoded, must equal the destination id exactly (case-sensitive). Decoding accepts
-//! both `encodeURIComponent`'s form and adt-ls's own (which also escapes `!'()*`).
+//! both `encodeURIComponent`'s form and adt-ls's own (which also escapes `!'()*`;
+//! docs/decisions.md#d9-15).
 
 use crate::arg_error::{type_error, Received};
 use crate::error::{codes, Error, Result};

@@ -2,6 +2,7 @@
 //! nothing when it filters by `SRVD/SRV`, `BDEF/BDO`, `DDLX/EX` or `NROB/NRO`, although each is
 //! the only subtype of its main type, so those are searched by the main type. Other subtypes
 //! (`TABL/DS`, `PROG/I`, `SRVB/SVB`) are kept: their main type would find other subtypes too.
+//! The four are recognised in any letter case (docs/decisions.md#d9-16).
 
 /// The subtypes adt-ls cannot filter by (each the only subtype of its main type).
 const UNFILTERABLE: [&str; 4] = ["SRVD/SRV", "BDEF/BDO", "DDLX/EX", "NROB/NRO"];

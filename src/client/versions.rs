@@ -5,7 +5,8 @@
 //! so the active read of a file with a draft is: check, toggle, check, read, check, and always
 //! toggle back. It runs in the object's turn of the queue and in a task of its own, so a
 //! cancelled or timed-out call still restores the served version before the object's next
-//! operation starts.
+//! operation starts (docs/decisions.md#d9-14). Any `version` other than the two is refused
+//! (docs/decisions.md#d9-11).
 
 use super::args::{self, Args};
 use super::object_queue::Turn;

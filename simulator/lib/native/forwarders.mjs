@@ -41,7 +41,7 @@ export const FORWARDED_METHODS = Object.freeze([
 export async function forwardToBackend(ctx, method, params) {
   const destination = resolveDestination(params, method);
   // adt-ls's file system has no listing for a URI outside a destination's repotree: it
-  // answers null (docs/decisions.md#d9-14).
+  // answers null (docs/decisions.md#d9-19).
   if (!destination && method === 'adtLs/fileSystem/readDirectory') return null;
   if (!destination) throw new ResponseError(INTERNAL_ERROR_CODE, 'No destination');
   const backend = ctx.backend(destination);

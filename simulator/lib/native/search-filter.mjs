@@ -1,4 +1,4 @@
-// adt-ls 1.1.2 cannot filter a quick search by some subtypes: `SRVD/SRV`, `BDEF/BDO`, `DDLX/EX`
+// adt-ls 1.1.2 cannot filter a quick search by some subtypes (docs/decisions.md#d9-17): `SRVD/SRV`, `BDEF/BDO`, `DDLX/EX`
 // and `NROB/NRO` find nothing, although the backend's own search filters them and a search by
 // the bare main type (`SRVD`) finds the same objects. The references a search gets only
 // through such a filter are dropped from its answer; `ADTLS_SIM_UNFILTERABLE_TYPES` adds more

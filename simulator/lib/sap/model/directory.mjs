@@ -3,7 +3,7 @@
 // then category and type folders, then one folder per object holding its files (main file,
 // class includes, the `.json` metadata file). Listings are built from the objects' URIs, so a
 // folder exists only while something is in it. Package files (`<pkg>.devck.jsonc`) are not
-// modelled (docs/decisions.md#d9-14).
+// modelled (docs/decisions.md#d9-19).
 import { isJsonOnly, typeInfo } from './object-types.mjs';
 import { fileSegments } from './uris.mjs';
 

@@ -1,6 +1,6 @@
 // `adtLs/fileSystem/readDirectory {uri}`: the children of a repotree directory as
 // `{children: [{name, type}]}` (1 file, 2 directory). A file URI lists nothing, as live adt-ls
-// does; an unknown directory lists nothing too (docs/decisions.md#d9-14).
+// does; an unknown directory lists nothing too (docs/decisions.md#d9-19).
 import { badRequest } from '../errors.mjs';
 import { listDirectory } from '../model/directory.mjs';
 import { parseDirectoryUri } from '../model/uris.mjs';

@@ -1,4 +1,4 @@
-// Source versions per session, as adt-ls 1.1.2 serves them (docs/decisions.md#d9-13):
+// Source versions per session, as adt-ls 1.1.2 serves them (docs/decisions.md#d9-18):
 // `abapStat {uri}` answers `{version: 1}` while the file is served as the session user's draft,
 // else `{version: 0}`; `toggleVersion {uri}` flips the whole object to its other version for
 // this session only (a "pinned active" flag, which any write of the session clears again).
