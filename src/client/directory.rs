@@ -13,7 +13,7 @@ use std::future::Future;
 const DIRECTORY: i64 = 2;
 
 /// `readDirectory(uri)` -> `DirectoryEntry[]`.
-pub fn read_directory(
+pub(crate) fn read_directory(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::Notify;
 
 /// The queue key of `uri`: everything up to and including its last `/` (`''` without one).
-pub(crate) fn queue_key(uri: &str) -> &str {
+fn queue_key(uri: &str) -> &str {
     match uri.rfind('/') {
         Some(i) => &uri[..=i],
         None => "",

@@ -56,10 +56,13 @@ pub(crate) fn requested(opts: &Map<String, Value>) -> Result<Option<SourceVersio
 
 /// `{version: 0}` -> active, `{version: 1}` -> inactive.
 fn version_of(answer: &Value) -> Option<SourceVersion> {
-    match answer.get("version").and_then(Value::as_f64) {
-        Some(v) if v == 0.0 => Some(SourceVersion::Active),
-        Some(v) if v == 1.0 => Some(SourceVersion::Inactive),
-        _ => None,
+    let version = answer.get("version").and_then(Value::as_f64)?;
+    if version == 0.0 {
+        Some(SourceVersion::Active)
+    } else if version == 1.0 {
+        Some(SourceVersion::Inactive)
+    } else {
+        None
     }
 }
 
@@ -85,7 +88,10 @@ async fn toggle(client: &Client, uri: &str) -> Result<()> {
 }
 
 /// `repository.abapStat(uri)`: queued on the object; resolves `'active'` or `'inactive'`.
-pub fn abap_stat(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn abap_stat(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     let uri = args::string(&a, 0, "uri");
     let place = uri.as_ref().ok().map(|u| client.inner().objects.enter(u));
@@ -129,7 +135,7 @@ async fn active_read(client: &Client, uri: &str) -> Result<String> {
         (Ok(content), Ok(())) => Ok(content),
         (Ok(_), Err(e)) => Err(e),
         (Err(e), Err(lost)) => {
-            crate::log::warn(&format!(
+            crate::log::warn(format!(
                 "source.read: restoring the served version of {uri} failed: {lost}"
             ));
             Err(e)

@@ -14,12 +14,12 @@ use std::future::Future;
 
 /// Record the call, require a destination, read the `ObjectRef` of argument 0 (its place in
 /// the queue is taken now when it carries a `uri`).
-pub fn document_of(client: &Client, a: &Args) -> Result<Locating> {
+pub(crate) fn document_of(client: &Client, a: &Args) -> Result<Locating> {
     locate(client, a, Include::Main)
 }
 
 /// Run `query(uri, source)` with the object's document open.
-pub async fn with_open_document<F, Fut>(
+pub(crate) async fn with_open_document<F, Fut>(
     client: &Client,
     document: Locating,
     query: F,
