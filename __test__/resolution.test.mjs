@@ -11,6 +11,7 @@ import {
   ZCL_TEST,
   ZIF_FLIGHT,
   BINDING_V2,
+  BINDING_V4,
   connectedClient,
   rejection,
   freshClassName,
@@ -87,6 +88,7 @@ test('a type without a subtype, or a subtyped search with hits, is not retried b
 test('ref.uri: no search or getLsUri before any resolving method, and the call works', async () => {
   const uri = await client.lifecycle.resolveAffUri(ZCL_TEST);
   const binding = await client.lifecycle.resolveAffUri(BINDING_V2);
+  const binding4 = await client.lifecycle.resolveAffUri(BINDING_V4);
   const ref = { ...ZCL_TEST, uri };
   const calls = {
     'source.read': () => client.source.read(ref),
@@ -108,6 +110,9 @@ test('ref.uri: no search or getLsUri before any resolving method, and the call w
     'quality.runUnitTestsWithCoverage': () => client.quality.runUnitTestsWithCoverage(ref),
     'services.runApplication': () => client.services.runApplication(ref),
     'services.serviceBindingDetails': () => client.services.serviceBindingDetails({ ...BINDING_V2, uri: binding }),
+    // Twice: publishing toggles, the second call restores the binding's state.
+    'services.publishServiceBinding': () => client.services.publishServiceBinding({ ...BINDING_V4, uri: binding4 }),
+    'services.publishServiceBinding again': () => client.services.publishServiceBinding({ ...BINDING_V4, uri: binding4 }),
     'transport.check': () => client.transport.check(ref),
     'transport.getLockStatus': () => client.transport.getLockStatus(ref),
     'transport.assign': () => client.transport.assign({ ...ref, transport: 'A4HK900101' }),
