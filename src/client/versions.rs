@@ -8,9 +8,9 @@
 //! operation starts (docs/decisions.md#d9-14). Any `version` other than the two is refused
 //! (docs/decisions.md#d9-11).
 
-use super::args::{self, Args};
+use super::args::Args;
 use super::object_queue::Turn;
-use super::repository::read;
+use super::repository::{read, FileCall};
 use super::Client;
 use crate::arg_error::{type_error, value_error, Received};
 use crate::error::{codes, Error, Result};
@@ -93,15 +93,10 @@ pub(crate) fn abap_stat(
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
-    let uri = args::string(&a, 0, "uri");
-    let place = uri.as_ref().ok().map(|u| client.inner().objects.enter(u));
+    let call = FileCall::new(client, &a);
     async move {
         me.touch()?;
-        let uri = uri?;
-        let _turn = match place {
-            Some(place) => Some(place.turn().await),
-            None => None,
-        };
+        let (uri, _turn) = call.turn().await?;
         Ok(json!(stat(&me, &uri).await?.name()))
     }
 }
