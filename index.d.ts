@@ -4,10 +4,11 @@
 
 // ---------------------------------------------------------------------------------------
 // Hand-written type-only exports: what napi-rs cannot generate (callback and tuple types,
-// method signatures, index signatures) and the `await using` support. Everything after this
-// section is generated: the functions and classes from the Rust sources, the value and
-// option types from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the
-// method registry (`src/client/registry/table.rs`, rendered by `build.rs`).
+// type-only unions such as `SourceVersion`, method signatures, index signatures) and the
+// `await using` support. Everything after this section is generated: the functions and
+// classes from the Rust sources, the value and option types from `src/js/types/`,
+// `AdtLsClient` and its namespace interfaces from the method registry
+// (`src/client/registry/table.rs`, rendered by `build.rs`).
 // ---------------------------------------------------------------------------------------
 
 /** Answers one server->client LSP request; may return a value or a promise. */
@@ -31,6 +32,13 @@ export interface LspClient extends LspRequester {
   /** Send the LSP notification `method` (for example `textDocument/didOpen`); resolves once written. */
   sendNotification(method: string, params?: unknown): Promise<void>
 }
+
+/**
+ * Which version of an ABAP source adt-ls serves, or a read asks for: `'active'` is the
+ * activated version; `'inactive'` is the logged-on user's draft (saved, not yet activated).
+ * See `repository.abapStat` and the `version` option of `source.read`.
+ */
+export type SourceVersion = 'active' | 'inactive'
 
 /** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]
@@ -1072,6 +1080,14 @@ export interface DiagnosticRelatedInformation {
   message: string
 }
 
+/** One entry of `repository.readDirectory`. */
+export interface DirectoryEntry {
+  /** The entry's name (decoded), e.g. `Source Code Library` or `zcl_x.clas.abap`. */
+  name: string
+  /** `'directory'` for a folder, `'file'` for anything else. */
+  kind: 'file' | 'directory'
+}
+
 /** Where {@link resolveAdtLsPath} looks for the adt-ls binary. */
 export interface DiscoverOptions {
   /**
@@ -1440,12 +1456,21 @@ export interface ObjectCoverage {
  * `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. Methods taking one first resolve it to adt-ls's
  * file URI (`adtLs/repository/quickSearch`, then `adtLs/repository/getLsUri`) and reject with
  * `Object <name> (<type>) not found via search.` when no exact (case-insensitive) match exists.
+ * With `uri` they skip the search and use that URI.
  */
 export interface ObjectRef {
   /** The object name, e.g. `ZCL_ORDER` (matched case-insensitively). */
   name: string
   /** ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF". */
   objectType: string
+  /**
+   * The object's repotree file URI when you already know it (e.g. `lifecycle.create`'s
+   * `filePath`, or a `resolveAffUri` result): used as it is, without a search. It must
+   * belong to the connected destination (`uri of <name> is not a repotree URI of destination
+   * <dest>: <uri>` otherwise); `include` still picks a class include next to it. An empty
+   * string means "search by name".
+   */
+  uri?: string
 }
 
 /** `getObjectTypeDetails` (MCP `get_object_type_details`). */
@@ -2162,7 +2187,8 @@ export interface AdtLsClient {
 export interface Lifecycle {
   /**
    * Resolve `{name, objectType}` to the repotree AFF URI (quickSearch, then
-   * `adtLs/repository/getLsUri`). Rejects when the object is not found.
+   * `adtLs/repository/getLsUri`); a ref with a `uri` resolves to it without a search. Rejects
+   * when the object is not found, and for a `uri` of another destination.
    */
   resolveAffUri(ref: ObjectRef, options?: CallOptions): Promise<string>
   /**
@@ -2349,18 +2375,34 @@ export interface Repository {
    * the file operations use (`adtLs/repository/getLsUri`). Rejects when adt-ls returns no URI.
    */
   getLsUri(adtUri: string, options?: CallOptions): Promise<string>
-  /** Read an AFF file's content by repotree URI (`adtLs/fileSystem/readFile`; `''` when empty). */
+  /**
+   * Read an AFF file's content by repotree URI (`adtLs/fileSystem/readFile`; `''` when empty):
+   * the version adt-ls serves (your draft when you have one). Runs in the object's queue:
+   * one operation per object at a time, in call order.
+   */
   readFile(uri: string, options?: CallOptions): Promise<string>
   /**
    * Write an AFF file (plain multi-line source) by repotree URI
-   * (`adtLs/fileSystem/writeFile`); resolves adt-ls's raw answer.
+   * (`adtLs/fileSystem/writeFile`); resolves adt-ls's raw answer. Runs in the object's queue.
    */
   writeFile(uri: string, content: string, options?: CallOptions): Promise<unknown>
   /**
    * Delete by AFF URI (use the `.json` metadata URI for objects) with
-   * `adtLs/fileSystem/delete`; resolves adt-ls's raw answer.
+   * `adtLs/fileSystem/delete`; resolves adt-ls's raw answer. Runs in the object's queue.
    */
   delete(uri: string, options?: CallOptions): Promise<unknown>
+  /**
+   * List a repotree directory (`adtLs/fileSystem/readDirectory`): each entry's name and
+   * whether it is a `file` or a `directory`. Pass a directory URI (a package's is its
+   * `getLsUri` file URI without the last segment; an object's, its file URI up to the last
+   * `/`); a file URI lists nothing. Rejects when adt-ls answers no listing.
+   */
+  readDirectory(uri: string, options?: CallOptions): Promise<DirectoryEntry[]>
+  /**
+   * The version adt-ls serves for a file (`adtLs/fileSystem/abapStat`): `'inactive'` while it
+   * serves your draft of that file, else `'active'`. Runs in the object's queue.
+   */
+  abapStat(uri: string, options?: CallOptions): Promise<SourceVersion>
   /**
    * List the inactive (draft) objects on the connected destination
    * (`adtLs/activation/getInactiveObjects`). Rejects without a destination.
@@ -2416,10 +2458,14 @@ export interface Services {
 export interface Source {
   /**
    * Read an object's source by name (per include for classes, e.g. `include: 'testclasses'`):
-   * resolves the AFF URI, then `adtLs/fileSystem/readFile`. Rejects for object types adt-ls
-   * headless does not serve, and without a destination.
+   * resolves the AFF URI, then `adtLs/fileSystem/readFile`. By default (and with
+   * `version: 'inactive'`) that is the version adt-ls serves: your draft when you have one,
+   * else the active version. `version: 'active'` reads the active version of that file
+   * (switching adt-ls's view with `toggleVersion` and back), inside the object's queue.
+   * Rejects for object types adt-ls headless does not serve, for another `version`, and
+   * without a destination.
    */
-  read(args: ObjectRef & { include?: string }, options?: CallOptions): Promise<string>
+  read(args: ObjectRef & { include?: string; version?: SourceVersion }, options?: CallOptions): Promise<string>
 }
 
 /** CTS transport and lock operations. */

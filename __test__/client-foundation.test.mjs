@@ -47,6 +47,8 @@ function everyMethod(client) {
     'repository.readFile': () => client.repository.readFile('abap:/repotree-v1/X/a.clas.abap'),
     'repository.writeFile': () => client.repository.writeFile('abap:/repotree-v1/X/a.clas.abap', 'x'),
     'repository.delete': () => client.repository.delete('abap:/repotree-v1/X/a.clas.json'),
+    'repository.readDirectory': () => client.repository.readDirectory('abap:/repotree-v1/X/'),
+    'repository.abapStat': () => client.repository.abapStat('abap:/repotree-v1/X/a.clas.abap'),
     'repository.listInactive': () => client.repository.listInactive(),
   };
 }

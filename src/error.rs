@@ -93,6 +93,15 @@ pub mod codes {
     /// A function the caller passed in (a driver's `sendRequest`, a `start` callback) threw
     /// or rejected; its message is kept.
     pub const CALLBACK: &str = "ERR_CALLBACK_FAILED";
+    /// adt-ls answered a request with something the method cannot use (no URI from
+    /// `getLsUri`, no version from `abapStat`, no listing from `readDirectory`).
+    pub const UNEXPECTED_ANSWER: &str = "ERR_UNEXPECTED_ANSWER";
+    /// `source.read({ version: 'active' })`: adt-ls did not switch the file to its active
+    /// version (e.g. the object has never been activated).
+    pub const VERSION_NOT_SWITCHED: &str = "ERR_VERSION_NOT_SWITCHED";
+    /// `source.read({ version: 'active' })`: the served version changed during the read (a raw
+    /// call wrote or toggled the object meanwhile); retrying can succeed.
+    pub const VERSION_CHANGED: &str = "ERR_VERSION_CHANGED";
     /// A failure with no more specific code (the message says what happened).
     pub const UNCATEGORIZED: &str = "ERR_ADT_LS";
     /// Any other TLS failure (bad CA file, protocol error...).

@@ -4,10 +4,11 @@
 
 // ---------------------------------------------------------------------------------------
 // Hand-written type-only exports: what napi-rs cannot generate (callback and tuple types,
-// method signatures, index signatures) and the `await using` support. Everything after this
-// section is generated: the functions and classes from the Rust sources, the value and
-// option types from `src/js/types/`, `AdtLsClient` and its namespace interfaces from the
-// method registry (`src/client/registry/table.rs`, rendered by `build.rs`).
+// type-only unions such as `SourceVersion`, method signatures, index signatures) and the
+// `await using` support. Everything after this section is generated: the functions and
+// classes from the Rust sources, the value and option types from `src/js/types/`,
+// `AdtLsClient` and its namespace interfaces from the method registry
+// (`src/client/registry/table.rs`, rendered by `build.rs`).
 // ---------------------------------------------------------------------------------------
 
 /** Answers one server->client LSP request; may return a value or a promise. */
@@ -31,6 +32,13 @@ export interface LspClient extends LspRequester {
   /** Send the LSP notification `method` (for example `textDocument/didOpen`); resolves once written. */
   sendNotification(method: string, params?: unknown): Promise<void>
 }
+
+/**
+ * Which version of an ABAP source adt-ls serves, or a read asks for: `'active'` is the
+ * activated version; `'inactive'` is the logged-on user's draft (saved, not yet activated).
+ * See `repository.abapStat` and the `version` option of `source.read`.
+ */
+export type SourceVersion = 'active' | 'inactive'
 
 /** `[major, minor, patch]` of an adt-ls version, as {@link parseAdtLsVersion} returns it. */
 export type ParsedAdtLsVersion = readonly [major: number, minor: number, patch: number]

@@ -7,23 +7,29 @@ mod args;
 mod connect_session;
 mod deadline;
 mod deferred;
+mod directory;
 mod dispatch;
 pub mod events;
 mod lifecycle;
+mod locate;
 mod navigation;
 mod ns_args;
+mod object_queue;
 pub mod options;
 mod quality;
 mod raw;
+mod ref_uri;
 pub mod registry;
 mod repository;
 mod resolve;
+mod search_types;
 mod services;
 mod source;
 mod startup;
 pub mod state;
 mod tool_call;
 mod transport;
+mod versions;
 
 pub use transport::DiffPaging;
 
@@ -62,6 +68,8 @@ pub(crate) struct Inner {
     pub init: Value,
     pub state: State,
     pub relogon_flight: SingleFlight,
+    /// One operation queue per object (docs/wire.md#the-object-queue).
+    pub objects: object_queue::ObjectQueues,
     /// Set once by dispose; every pending client call ends with "disposed".
     pub disposed_tx: watch::Sender<bool>,
     pub background: Mutex<Vec<tokio::task::JoinHandle<()>>>,

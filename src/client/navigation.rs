@@ -1,6 +1,6 @@
 //! The `navigation` namespace (docs/wire.md#navigation): code intelligence on one object's document.
-//! Every method resolves the object, then works inside `documents::with_open_document`
-//! (readFile, didOpen, the query, didClose; serialised per URI). Positions come from a
+//! Every method locates the object, then works inside `documents::with_open_document`
+//! (readFile, didOpen, the query, didClose; in the object's turn of the object queue). Positions come from a
 //! `Locator` (`locator`); each group of requests has its own module.
 
 mod completion;
@@ -14,7 +14,6 @@ mod tokens;
 mod word;
 
 use super::args::Args;
-use super::resolve::ObjectRef;
 use super::Client;
 use crate::error::Result;
 use crate::lsp::BoxFuture;
@@ -66,13 +65,6 @@ pub fn document_highlight(client: &Client, a: Args) -> BoxFuture<Result<Value>> 
         "textDocument/documentHighlight",
         Priming::SemanticTokens,
     ))
-}
-
-/// What every navigation method starts with: activity, the destination, the object ref.
-fn begin(client: &Client, a: &Args) -> Result<(String, ObjectRef)> {
-    let dest = client.begin()?;
-    let (r, _) = ObjectRef::arg(a, 0)?;
-    Ok((dest, r))
 }
 
 /// `{textDocument: {uri}}`.

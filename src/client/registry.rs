@@ -7,7 +7,10 @@
 pub mod render;
 
 use super::args::Args;
-use super::{lifecycle, navigation, quality, raw, repository, services, source, transport, Client};
+use super::{
+    directory, lifecycle, navigation, quality, raw, repository, services, source, transport,
+    versions, Client,
+};
 use crate::error::Result;
 use crate::lsp::BoxFuture;
 use render::{MethodSpec, NamespaceSpec};

@@ -1,10 +1,13 @@
 //! The `repository` namespace (docs/wire.md#repository): quick search (cold retry on request, then
-//! search-with-revive; any hit marks the backend live), users, ADT path to AFF URI, and file
-//! operations by repotree URI.
+//! search-with-revive; any hit marks the backend live; the type filter through
+//! `search_types`), users, ADT path to AFF URI, and file operations by repotree URI, each
+//! queued on its object (docs/wire.md#the-object-queue).
 
 use super::args::{self, Args};
 use super::connect_session::{has_references, revive_if_dead};
 use super::ns_args::{given, js_number};
+use super::object_queue::{Place, Turn};
+use super::search_types::search_types;
 use super::Client;
 use crate::arg_error::{type_error, Received};
 use crate::error::{Error, Result};
@@ -117,7 +120,11 @@ fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
                     return Err(type_error(&at, "a string", &Received::of_json(Some(item))));
                 }
             }
-            Value::Array(items.clone())
+            let types: Vec<String> = items
+                .iter()
+                .filter_map(|t| t.as_str().map(str::to_string))
+                .collect();
+            json!(search_types(&types))
         }
         Some(_) => {
             return Err(type_error(
@@ -180,18 +187,50 @@ pub(crate) async fn ls_uri(client: &Client, dest: &str, adt_uri: &str) -> Result
         .await?;
     match r.get("uri").and_then(Value::as_str) {
         Some(uri) if !uri.is_empty() => Ok(uri.to_string()),
-        _ => Err(Error::new(format!(
-            "getLsUri returned no uri for {adt_uri}"
-        ))),
+        _ => Err(Error::coded(
+            crate::error::codes::UNEXPECTED_ANSWER,
+            format!("getLsUri returned no uri for {adt_uri}"),
+        )),
     }
 }
 
-/// `readFile(uri)`: `content ?? ''`.
+/// The URI argument of a file operation and its place in the object's queue, taken at the
+/// call so that operations on one object run in call order (docs/wire.md#the-object-queue).
+pub(crate) struct FileCall {
+    uri: Result<String>,
+    place: Option<Place>,
+}
+
+impl FileCall {
+    pub(crate) fn new(client: &Client, a: &Args) -> FileCall {
+        let uri = args::string(a, 0, "uri");
+        let place = uri.as_ref().ok().map(|u| client.inner().objects.enter(u));
+        FileCall { uri, place }
+    }
+
+    /// The URI's argument error, if any (before waiting for the turn).
+    pub(crate) fn check(&self) -> Result<()> {
+        self.uri.as_ref().map(drop).map_err(Clone::clone)
+    }
+
+    /// The URI (or its argument error) and, once it is the operation's turn, the turn.
+    pub(crate) async fn turn(self) -> Result<(String, Option<Turn>)> {
+        let uri = self.uri?;
+        let turn = match self.place {
+            Some(place) => Some(place.turn().await),
+            None => None,
+        };
+        Ok((uri, turn))
+    }
+}
+
+/// `readFile(uri)`: `content ?? ''`; queued on the object.
 pub fn read_file(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let call = FileCall::new(client, &a);
     async move {
         me.touch()?;
-        let uri = args::string(&a, 0, "uri")?;
+        let (uri, _turn) = call.turn().await?;
         Ok(Value::String(read(&me, &uri).await?))
     }
 }
@@ -206,16 +245,18 @@ pub(crate) async fn read(client: &Client, uri: &str) -> Result<String> {
         .to_string())
 }
 
-/// `writeFile(uri, content)`: the raw result.
+/// `writeFile(uri, content)`: the raw result; queued on the object.
 pub fn write_file(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let call = FileCall::new(client, &a);
     async move {
         me.touch()?;
-        let uri = args::string(&a, 0, "uri")?;
+        call.check()?;
         let content = args::string(&a, 1, "content")?;
+        let (uri, _turn) = call.turn().await?;
         me.active_request(
             "adtLs/fileSystem/writeFile",
             Some(json!({"uri": uri, "content": content})),
@@ -224,12 +265,14 @@ pub fn write_file(
     }
 }
 
-/// `delete(uri)`: `{uri, options: {recursive: false, force: true}}` (1.1.2 needs `force`).
+/// `delete(uri)`: `{uri, options: {recursive: false, force: true}}` (1.1.2 needs `force`);
+/// queued on the object.
 pub fn delete(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let call = FileCall::new(client, &a);
     async move {
         me.touch()?;
-        let uri = args::string(&a, 0, "uri")?;
+        let (uri, _turn) = call.turn().await?;
         me.active_request("adtLs/fileSystem/delete", Some(delete_params(&uri)))
             .await
     }

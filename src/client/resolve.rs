@@ -1,11 +1,14 @@
 //! Finding an object by name (`resolveAffUri`, docs/wire.md#object-resolution): the `ObjectRef` a caller
-//! passes, quick search with cold retry and revive, the exact (case-insensitive) name match
-//! with a `uri`, `getLsUri`, and the AFF URI helpers (class includes, the `.json` metadata
-//! file, the "not supported" placeholder).
+//! passes (a known `uri` is used without a search), quick search by `search_types` with cold
+//! retry and revive, one retry by the main type when a subtyped search found nothing at all,
+//! the exact (case-insensitive) name match with a `uri`, `getLsUri`, and the AFF URI helpers
+//! (class includes, the `.json` metadata file, the "not supported" placeholder).
 
 use super::args::{self, invalid, Args};
 use super::connect_session::has_references;
+use super::ref_uri::{check_destination, given_uri};
 use super::repository::{ls_uri, revive_fn};
+use super::search_types::{main_type, search_type};
 use super::Client;
 use crate::error::{Error, Result};
 use crate::resilience::classify::is_transient_cold_error;
@@ -19,16 +22,18 @@ const RESOLVE_MAX_RESULTS: i64 = 20;
 const CLASS_SUFFIX: &str = ".clas.abap";
 const PLACEHOLDER: &str = "not supported in adt in vs code";
 
-/// `{name, objectType}` (an ADT type code such as `CLAS/OC`).
+/// `{name, objectType, uri?}` (an ADT type code such as `CLAS/OC`; a known repotree URI).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ObjectRef {
     pub name: String,
     pub object_type: String,
+    /// A repotree URI the caller already knows: used instead of a search.
+    pub uri: Option<String>,
 }
 
 impl ObjectRef {
-    /// Read `{name, objectType}` from an options object, naming the fields `<path>.name` /
-    /// `<path>.objectType` in errors.
+    /// Read `{name, objectType, uri?}` from an options object, naming the fields
+    /// `<path>.name` / `<path>.objectType` / `<path>.uri` in errors.
     pub fn from_map_at(map: &Map<String, Value>, path: &str) -> Result<ObjectRef> {
         let field = |key: &str| match map.get(key) {
             Some(Value::String(s)) => Ok(s.clone()),
@@ -41,6 +46,7 @@ impl ObjectRef {
         Ok(ObjectRef {
             name: field("name")?,
             object_type: field("objectType")?,
+            uri: given_uri(map, path)?,
         })
     }
 
@@ -51,21 +57,18 @@ impl ObjectRef {
     }
 }
 
-/// The target of a by-name call: the destination, the object reference (with the whole
-/// argument object for the call's other options) and its resolved AFF URI.
+/// The target of a by-name call that is not queued on its object: its resolved AFF URI.
 pub(crate) struct Target {
-    pub dest: String,
-    pub opts: Map<String, Value>,
     pub uri: String,
 }
 
-/// Record the call, require a destination, read argument 0 as `{name, objectType, ...}` and
-/// resolve it to its AFF URI.
+/// Record the call, require a destination, read argument 0 as `{name, objectType, uri?, ...}`
+/// and resolve it to its AFF URI.
 pub(crate) async fn resolve_target(client: &Client, a: &Args) -> Result<Target> {
     let dest = client.begin()?;
-    let (object, opts) = ObjectRef::arg(a, 0)?;
+    let (object, _) = ObjectRef::arg(a, 0)?;
     let uri = resolve_aff_uri(client, &dest, &object).await?;
-    Ok(Target { dest, opts, uri })
+    Ok(Target { uri })
 }
 
 /// `lifecycle.resolveAffUri(ref)`.
@@ -77,31 +80,27 @@ pub fn resolve_method(
     async move { Ok(Value::String(resolve_target(&me, &a).await?.uri)) }
 }
 
-/// Name -> repotree AFF URI: a cold-retried search (revived once if it stays empty), the
-/// first reference with the same name (case-insensitive) and a `uri`, then `getLsUri`.
+/// Name -> repotree AFF URI: the given `uri` when the ref has one (no search); else a
+/// cold-retried search by [`search_type`] (revived once if it stays empty), retried once by the
+/// main type when a subtyped search had no references at all, the first reference with the
+/// same name (case-insensitive) and a `uri`, then `getLsUri`.
 pub async fn resolve_aff_uri(client: &Client, dest: &str, r: &ObjectRef) -> Result<String> {
-    let params = json!({
-        "destination": dest,
-        "pattern": r.name,
-        "maxResults": RESOLVE_MAX_RESULTS,
-        "types": [r.object_type],
-    });
+    if let Some(uri) = &r.uri {
+        check_destination(dest, &r.name, uri)?;
+        return Ok(uri.clone());
+    }
+    let searched = search_type(&r.object_type);
     let revive = revive_fn(client);
-    let found = search_with_revive(
+    let mut found = search_with_revive(
         revive.as_ref(),
-        || {
-            let me = client.clone();
-            let params = params.clone();
-            with_cold_retry(
-                ColdRetry::default(),
-                move || me.active_request("adtLs/repository/quickSearch", Some(params.clone())),
-                |res: &Value| !has_references(res),
-                |e: &Error| is_transient_cold_error(&e.message),
-            )
-        },
+        || cold_search(client, dest, &r.name, &searched),
         |res| !has_references(res),
     )
     .await?;
+    let main = main_type(&r.object_type);
+    if !has_references(&found) && !main.is_empty() && !main.eq_ignore_ascii_case(&searched) {
+        found = cold_search(client, dest, &r.name, main).await?;
+    }
     if has_references(&found) {
         client.inner().state.set_backend_live(true);
     }
@@ -115,6 +114,28 @@ pub async fn resolve_aff_uri(client: &Client, dest: &str, r: &ObjectRef) -> Resu
         )
     })?;
     ls_uri(client, dest, &adt_uri).await
+}
+
+/// One quick search for `name` filtered by `object_type`, with cold retry.
+fn cold_search(
+    client: &Client,
+    dest: &str,
+    name: &str,
+    object_type: &str,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
+    let params = json!({
+        "destination": dest,
+        "pattern": name,
+        "maxResults": RESOLVE_MAX_RESULTS,
+        "types": [object_type],
+    });
+    let me = client.clone();
+    with_cold_retry(
+        ColdRetry::default(),
+        move || me.active_request("adtLs/repository/quickSearch", Some(params.clone())),
+        |res: &Value| !has_references(res),
+        |e: &Error| is_transient_cold_error(&e.message),
+    )
 }
 
 /// The ADT path of the first reference named `name` (case-insensitive) that has a uri.
@@ -145,6 +166,11 @@ pub async fn resolve_with_include(
     include: Option<&Value>,
 ) -> Result<String> {
     let uri = resolve_aff_uri(client, dest, r).await?;
+    with_include(uri, r, include)
+}
+
+/// `uri`, or the include file next to it when `include` is a non-empty string.
+pub(crate) fn with_include(uri: String, r: &ObjectRef, include: Option<&Value>) -> Result<String> {
     match include.and_then(Value::as_str).filter(|s| !s.is_empty()) {
         None => Ok(uri),
         Some(include) => include_aff_uri(&uri, include).ok_or_else(|| no_includes(r, include)),
@@ -237,7 +263,8 @@ mod tests {
             ObjectRef::from_map_at(m.as_object().unwrap(), "ref").unwrap(),
             ObjectRef {
                 name: "X".into(),
-                object_type: "CLAS/OC".into()
+                object_type: "CLAS/OC".into(),
+                uri: None,
             }
         );
         let bad = json!({"name": "X"});

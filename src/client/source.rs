@@ -1,29 +1,39 @@
 //! The `source` namespace (docs/wire.md#source): read an object's source (or a class include) by
-//! name; adt-ls's "not supported" placeholder becomes the reference's error.
+//! name or known URI, in the version adt-ls serves or, with `version: 'active'`, the active
+//! one (docs/wire.md#source-versions), inside the object's turn of the queue; adt-ls's
+//! "not supported" placeholder becomes the reference's error.
 
 use super::args::Args;
+use super::locate::{locate, Include};
 use super::repository::read;
-use super::resolve::{is_unsupported_placeholder, resolve_with_include, ObjectRef};
+use super::resolve::is_unsupported_placeholder;
+use super::versions::{read_active, requested, SourceVersion};
 use super::Client;
 use crate::error::{Error, Result};
 use serde_json::Value;
 use std::future::Future;
 
-/// `source.read({name, objectType, include?})`.
+/// `source.read({name, objectType, uri?, include?, version?})`.
 pub fn read_source(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let target = locate(client, &a, Include::FromArgs);
     async move {
-        let dest = me.begin()?;
-        let (r, opts) = ObjectRef::arg(&a, 0)?;
-        let uri = resolve_with_include(&me, &dest, &r, opts.get("include")).await?;
-        let content = read(&me, &uri).await?;
+        let target = target?;
+        let version = requested(target.opts())?;
+        let (located, turn) = target.turn(&me).await?;
+        let content = if version == Some(SourceVersion::Active) {
+            read_active(&me, &located.uri, turn).await?
+        } else {
+            let _turn = turn;
+            read(&me, &located.uri).await?
+        };
         if is_unsupported_placeholder(&content) {
             return Err(Error::new(format!(
                 "Object type {} is not served by adt-ls headless on this runtime/backend. Use Eclipse for this type or update SAPSE.adt-vscode.",
-                r.object_type
+                located.object.object_type
             )));
         }
         Ok(Value::String(content))

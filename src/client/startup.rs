@@ -172,6 +172,7 @@ async fn build(
         events,
         exit,
         relogon_flight: Default::default(),
+        objects: Default::default(),
         disposed_tx,
         background: Mutex::new(Vec::new()),
         proxy: Mutex::new(made.proxy.take()),

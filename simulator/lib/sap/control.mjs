@@ -48,6 +48,20 @@ export function createControl({ sessions, faults, requestLog, repoRef, ticketLog
       else faults.toolStyles.set(tool, style);
       return { tool, style: style ?? null };
     },
+    /**
+     * The next call of `op` waits at the backend until `release()`; `reached` resolves when it
+     * arrives (in-process only: for tests that must hold an operation in flight).
+     */
+    pauseNext(op) {
+      let arrive;
+      let open;
+      const reached = new Promise((resolve) => (arrive = resolve));
+      const released = new Promise((resolve) => (open = resolve));
+      const queue = faults.pauses.get(op) ?? [];
+      queue.push({ arrive, open, released });
+      faults.pauses.set(op, queue);
+      return { reached, release: () => open() };
+    },
     requests() {
       return requestLog.list();
     },

@@ -1,5 +1,5 @@
 // Fault modes of the simulated backend, set through the control API: cold searches,
-// one-shot failures per op, write races and artificial delays.
+// one-shot failures per op, write races, artificial delays and paused calls.
 import { SapError } from './errors.mjs';
 
 const WRITE_RACE_ERRORS = [
@@ -17,6 +17,7 @@ export function createFaults() {
     delays: new Map(),
     /** Answer styles per tool (`abap_transport-get`: 'explained', 'refusal-structured'). */
     toolStyles: new Map(),
+    pauses: new Map(),
 
     /** True while cold searches remain (consumes one). */
     takeCold() {
@@ -51,6 +52,15 @@ export function createFaults() {
       return faults.toolStyles.get(tool);
     },
 
+    /** The gate of a paused call of `op`, if one is queued (consumed). */
+    takePause(op) {
+      const queue = faults.pauses.get(op);
+      if (!queue || queue.length === 0) return undefined;
+      const gate = queue.shift();
+      if (queue.length === 0) faults.pauses.delete(op);
+      return gate;
+    },
+
     delayFor(op) {
       return faults.delays.get(op) ?? faults.delays.get('*') ?? 0;
     },
@@ -62,6 +72,8 @@ export function createFaults() {
       faults.writeRaceIndex = 0;
       faults.delays.clear();
       faults.toolStyles.clear();
+      for (const queue of faults.pauses.values()) for (const gate of queue) gate.open();
+      faults.pauses.clear();
     },
   };
   return faults;

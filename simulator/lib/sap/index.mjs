@@ -31,6 +31,7 @@ function normaliseConfig(opts) {
     ticketClientCheck: opts.ticketClientCheck ?? true,
     diffWarmupPages: opts.diffWarmupPages ?? 2,
     transportListShape: opts.transportListShape ?? 'array',
+    crlfOnReload: opts.crlfOnReload ?? true,
     forbiddenUsers: new Set((opts.forbiddenUsers ?? []).map((u) => u.toUpperCase())),
     auth: {
       users,
@@ -75,7 +76,8 @@ function listen(server, port, host) {
  * `sid`, `clients`, `defaultClient`, `userClients` (`{USER: ['100']}`: a user who exists
  * only in those clients, so a ticket request for another client gets 401), `ticketTtlMs`,
  * `ticketClientCheck`,
- * `diffWarmupPages`, `transportListShape`, `controlToken`.
+ * `diffWarmupPages`, `transportListShape`, `crlfOnReload` (toggled sources are served with
+ * CRLF, default true), `controlToken`.
  */
 export async function startSapBackend(opts = {}) {
   const tls = opts.tls ?? 'self-signed';

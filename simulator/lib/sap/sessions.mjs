@@ -35,6 +35,10 @@ export function createSessionStore({ sid, ticketTtlMs }) {
         createdAt: Date.now(),
         state: 'active',
         readObjects: new Set(),
+        // Source versions (model/versions.mjs): objects this session toggled to their active
+        // version, and files it reloaded from SAP since (served with CRLF line ends).
+        pinnedActive: new Set(),
+        reloadedFiles: new Set(),
       };
       sessions.set(session.id, session);
       return session;
@@ -67,7 +71,7 @@ export function createSessionStore({ sid, ticketTtlMs }) {
     },
 
     list() {
-      return [...sessions.values()].map(({ id: _id, readObjects: _r, ...rest }) => rest);
+      return [...sessions.values()].map(({ id: _id, readObjects: _r, pinnedActive: _p, reloadedFiles: _f, ...rest }) => rest);
     },
   };
 }

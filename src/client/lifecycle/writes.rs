@@ -1,16 +1,16 @@
 //! The lifecycle's writes over LSP (docs/wire.md#lifecycle): `update` (writeFile), `activate`
 //! (activation/activate) and `delete` (fileSystem/delete on the `.json` metadata file). Each
-//! resolves the object first; the write itself runs in `with_write_retry`, so a write that
-//! died with the SAP session is retried once after the probe confirmed the death and a
-//! re-logon revived it.
+//! locates the object first and writes in the object's turn of the queue
+//! (docs/wire.md#the-object-queue); the write runs in `with_write_retry`, so a write that died
+//! with the SAP session is retried once after the probe confirmed the death and a re-logon
+//! revived it, still in the same turn.
 
 use super::activation::activate_result;
 use crate::client::args::Args;
+use crate::client::locate::{locate, Include};
 use crate::client::ns_args::or;
 use crate::client::repository::{delete_params, revive_fn};
-use crate::client::resolve::{
-    metadata_aff_uri, resolve_target, resolve_with_include, ObjectRef, Target,
-};
+use crate::client::resolve::metadata_aff_uri;
 use crate::client::Client;
 use crate::error::Result;
 use crate::resilience::wrappers::with_write_retry;
@@ -26,13 +26,13 @@ async fn write(client: &Client, method: &'static str, params: Value) -> Result<V
     .await
 }
 
-/// `update({name, objectType, source, include?})`: resolves to nothing.
+/// `update({name, objectType, uri?, source, include?})`: resolves to nothing.
 pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let target = locate(client, &a, Include::FromArgs);
     async move {
-        let dest = me.begin()?;
-        let (r, opts) = ObjectRef::arg(&a, 0)?;
-        let source = match opts.get("source") {
+        let target = target?;
+        let source = match target.opts().get("source") {
             Some(Value::String(s)) => s.clone(),
             other => {
                 return Err(crate::arg_error::type_error(
@@ -42,42 +42,44 @@ pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
                 ))
             }
         };
-        let uri = resolve_with_include(&me, &dest, &r, opts.get("include")).await?;
+        let (located, _turn) = target.turn(&me).await?;
         write(
             &me,
             "adtLs/fileSystem/writeFile",
-            json!({"uri": uri, "content": source}),
+            json!({"uri": located.uri, "content": source}),
         )
         .await?;
         Ok(Value::Null)
     }
 }
 
-/// `activate({name, objectType, forceActivation?})` -> `ActivateResult`.
+/// `activate({name, objectType, uri?, forceActivation?})` -> `ActivateResult`.
 pub fn activate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let target = locate(client, &a, Include::Main);
     async move {
-        let Target { dest, opts, uri } = resolve_target(&me, &a).await?;
+        let (located, _turn) = target?.turn(&me).await?;
         let params = json!({
-            "destination": dest,
-            "fileUris": [uri],
+            "destination": located.dest,
+            "fileUris": [located.uri],
             "references": [],
-            "forceActivation": or(&opts, "forceActivation", json!(false)),
+            "forceActivation": or(&located.opts, "forceActivation", json!(false)),
         });
         let res = write(&me, "adtLs/activation/activate", params).await?;
         Ok(activate_result(&res))
     }
 }
 
-/// `delete({name, objectType})`: deletes the whole object through its metadata file.
+/// `delete({name, objectType, uri?})`: deletes the whole object through its metadata file.
 pub fn delete(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let target = locate(client, &a, Include::Main);
     async move {
-        let uri = resolve_target(&me, &a).await?.uri;
+        let (located, _turn) = target?.turn(&me).await?;
         write(
             &me,
             "adtLs/fileSystem/delete",
-            delete_params(&metadata_aff_uri(&uri)),
+            delete_params(&metadata_aff_uri(&located.uri)),
         )
         .await?;
         Ok(Value::Null)

@@ -3,10 +3,10 @@
 //! `resolve`, the first `resolveLimit` (25) capped items that carry `data` are sent to
 //! `completionItem/resolve` in parallel (an item whose resolve fails stays as it was).
 
-use super::documents::with_open_document;
+use super::documents::{document_of, with_open_document};
 use super::locator::Locator;
 use super::queries::at_position;
-use super::{begin, strip_data};
+use super::strip_data;
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{flag, number};
 use crate::client::Client;
@@ -49,14 +49,15 @@ pub fn completion(
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let document = document_of(client, &a);
     async move {
-        let (dest, r) = begin(&me, &a)?;
+        let document = document?;
         let locator = Locator::arg(&a, 1)?;
         let opts = args::options(&a, 2, crate::option_keys::COMPLETION)?;
         let max_items = number(&opts, "maxItems")?.unwrap_or(DEFAULT_MAX_ITEMS);
         let limit = number(&opts, "resolveLimit")?.unwrap_or(DEFAULT_RESOLVE_LIMIT);
         let resolve = flag(&opts, "resolve");
-        with_open_document(&me, &dest, &r, |uri, text| {
+        with_open_document(&me, document, |uri, text| {
             let me = me.clone();
             async move {
                 let params = at_position(&me, &uri, &text, &locator).await?;

@@ -1,54 +1,35 @@
-//! `withOpenDocument` (docs/wire.md#open-documents): resolve the object, then, exclusively for that URI,
-//! read its source, `textDocument/didOpen` it, run the query and always `didClose` it
-//! (close errors ignored). Two calls on the same URI share one LSP connection's document
-//! state, so they queue (first come, first served); different URIs run in parallel.
-//!
-//! The queues live in a process-wide table keyed by (client, URI) that holds them weakly:
-//! an entry disappears once nobody is waiting on it.
+//! `withOpenDocument` (docs/wire.md#open-documents): locate the object, then, inside its turn in
+//! the object queue (docs/wire.md#the-object-queue), read its source, `textDocument/didOpen`
+//! it, run the query and always `didClose` it (close errors ignored). Two navigation calls on
+//! one object share one LSP connection's document state, so they run one after the other, as
+//! do the object's file operations and writes; different objects run in parallel.
 
+use crate::client::args::Args;
+use crate::client::locate::{locate, Include, Locating};
 use crate::client::repository::read;
-use crate::client::resolve::{resolve_aff_uri, ObjectRef};
 use crate::client::Client;
 use crate::error::Result;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-type Queue = tokio::sync::Mutex<()>;
-type Key = (usize, String);
-
-fn table() -> &'static Mutex<HashMap<Key, Weak<Queue>>> {
-    static TABLE: OnceLock<Mutex<HashMap<Key, Weak<Queue>>>> = OnceLock::new();
-    TABLE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-/// The queue of one client's URI (created on first use).
-fn queue_for(client: &Client, uri: &str) -> Arc<Queue> {
-    let key = (std::ptr::from_ref(client.inner()) as usize, uri.to_string());
-    let mut table = table().lock().unwrap_or_else(|p| p.into_inner());
-    table.retain(|_, q| q.strong_count() > 0);
-    if let Some(q) = table.get(&key).and_then(Weak::upgrade) {
-        return q;
-    }
-    let q = Arc::new(Queue::new(()));
-    table.insert(key, Arc::downgrade(&q));
-    q
+/// Record the call, require a destination, read the `ObjectRef` of argument 0 (its place in
+/// the queue is taken now when it carries a `uri`).
+pub(crate) fn document_of(client: &Client, a: &Args) -> Result<Locating> {
+    locate(client, a, Include::Main)
 }
 
 /// Run `query(uri, source)` with the object's document open.
-pub async fn with_open_document<F, Fut>(
+pub(crate) async fn with_open_document<F, Fut>(
     client: &Client,
-    dest: &str,
-    r: &ObjectRef,
+    document: Locating,
     query: F,
 ) -> Result<Value>
 where
     F: FnOnce(String, String) -> Fut,
     Fut: Future<Output = Result<Value>>,
 {
-    let uri = resolve_aff_uri(client, dest, r).await?;
-    let _turn = queue_for(client, &uri).lock_owned().await;
+    let (located, _turn) = document.turn(client).await?;
+    let uri = located.uri;
     let text = read(client, &uri).await?;
     notify(
         client,

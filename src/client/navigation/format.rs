@@ -2,8 +2,8 @@
 //! (`textDocument/formatting`, registered by adt-ls per document on didOpen) and its edits
 //! applied to the source read for the call.
 
-use super::documents::with_open_document;
-use super::{begin, text_document};
+use super::documents::{document_of, with_open_document};
+use super::text_document;
 use crate::client::args::{self, Args};
 use crate::client::ns_args::or;
 use crate::client::Client;
@@ -15,14 +15,15 @@ use std::future::Future;
 /// `format(ref, opts)` -> `{formatted, edits}`.
 pub fn format(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let document = document_of(client, &a);
     async move {
-        let (dest, r) = begin(&me, &a)?;
+        let document = document?;
         let opts = args::options(&a, 1, crate::option_keys::FORMAT)?;
         let options = json!({
             "tabSize": or(&opts, "tabSize", json!(2)),
             "insertSpaces": or(&opts, "insertSpaces", json!(true)),
         });
-        with_open_document(&me, &dest, &r, |uri, text| {
+        with_open_document(&me, document, |uri, text| {
             let me = me.clone();
             async move {
                 let mut params = text_document(&uri);

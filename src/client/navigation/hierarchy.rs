@@ -2,10 +2,10 @@
 //! position, then the supertypes and/or subtypes of its first item (sent unstripped, as the
 //! server needs its `data`); the answer carries only the asked-for lists, all without `data`.
 
-use super::documents::with_open_document;
+use super::documents::{document_of, with_open_document};
 use super::locator::Locator;
 use super::queries::at_position;
-use super::{begin, strip_data};
+use super::strip_data;
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{or, truthy};
 use crate::client::Client;
@@ -27,14 +27,15 @@ pub fn type_hierarchy(
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let document = document_of(client, &a);
     async move {
-        let (dest, r) = begin(&me, &a)?;
+        let document = document?;
         let locator = Locator::arg(&a, 1)?;
         let opts = args::options(&a, 2, crate::option_keys::TYPE_HIERARCHY)?;
         let direction = or(&opts, "direction", json!("both"));
         let wants = |d: &str| direction == json!(d) || direction == json!("both");
         let (supers, subs) = (wants("supertypes"), wants("subtypes"));
-        with_open_document(&me, &dest, &r, |uri, text| {
+        with_open_document(&me, document, |uri, text| {
             let me = me.clone();
             async move {
                 let params = at_position(&me, &uri, &text, &locator).await?;

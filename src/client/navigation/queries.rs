@@ -2,10 +2,10 @@
 //! declaration, and hover / highlight (which adt-ls only answers for tokens in its cache, so
 //! semantic tokens are requested first). Results are passed through raw.
 
-use super::documents::with_open_document;
+use super::documents::{document_of, with_open_document};
 use super::locator::{position, Locator};
+use super::text_document;
 use super::tokens::prime_tokens;
-use super::{begin, text_document};
 use crate::client::args::Args;
 use crate::client::Client;
 use crate::error::Result;
@@ -19,9 +19,10 @@ fn on_document(
     method: &'static str,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let document = document_of(client, &a);
     async move {
-        let (dest, r) = begin(&me, &a)?;
-        with_open_document(&me, &dest, &r, |uri, _| {
+        let document = document?;
+        with_open_document(&me, document, |uri, _| {
             me.active_request(method, Some(Value::Object(text_document(&uri))))
         })
         .await
@@ -77,10 +78,11 @@ pub fn at_locator(
     priming: Priming,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let document = document_of(client, &a);
     async move {
-        let (dest, r) = begin(&me, &a)?;
+        let document = document?;
         let locator = Locator::arg(&a, 1)?;
-        with_open_document(&me, &dest, &r, |uri, text| {
+        with_open_document(&me, document, |uri, text| {
             let me = me.clone();
             async move {
                 if priming == Priming::SemanticTokens {

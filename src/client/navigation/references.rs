@@ -3,8 +3,7 @@
 //! so the request is raced against `timeoutMs` (default 20 s) and both outcomes carry a hint
 //! to narrow the symbol. The document is closed and the queue released either way.
 
-use super::begin;
-use super::documents::with_open_document;
+use super::documents::{document_of, with_open_document};
 use super::locator::Locator;
 use super::queries::at_position;
 use crate::client::args::{self, Args};
@@ -41,13 +40,14 @@ pub fn find_references(
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let document = document_of(client, &a);
     async move {
-        let (dest, r) = begin(&me, &a)?;
+        let document = document?;
         let locator = Locator::arg(&a, 1)?;
         let opts = args::options(&a, 2, crate::option_keys::FIND_REFERENCES)?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
         let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
-        with_open_document(&me, &dest, &r, |uri, text| {
+        with_open_document(&me, document, |uri, text| {
             let me = me.clone();
             async move {
                 let mut params = at_position(&me, &uri, &text, &locator).await?;

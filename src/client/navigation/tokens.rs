@@ -2,8 +2,8 @@
 //! with the legend adt-ls advertised in `initialize`, and `prime_tokens` runs the same request
 //! before hover / highlight, whose answers depend on adt-ls's token cache.
 
-use super::documents::with_open_document;
-use super::{begin, text_document};
+use super::documents::{document_of, with_open_document};
+use super::text_document;
 use crate::client::args::Args;
 use crate::client::Client;
 use crate::error::Result;
@@ -53,10 +53,11 @@ pub fn semantic_tokens(
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
+    let document = document_of(client, &a);
     async move {
-        let (dest, r) = begin(&me, &a)?;
+        let document = document?;
         let (raw_legend, parsed) = legend(&me);
-        with_open_document(&me, &dest, &r, |uri, _| {
+        with_open_document(&me, document, |uri, _| {
             let me = me.clone();
             async move {
                 let res = me

@@ -47,28 +47,45 @@ client_methods! {
     /// the file operations use (`adtLs/repository/getLsUri`). Rejects when adt-ls returns no URI.
     "repository.getLsUri" ("adtUri: string") -> "string" = |c, a| Box::pin(repository::get_ls_uri(c, a));
 
-    /// Read an AFF file's content by repotree URI (`adtLs/fileSystem/readFile`; `''` when empty).
+    /// Read an AFF file's content by repotree URI (`adtLs/fileSystem/readFile`; `''` when empty):
+    /// the version adt-ls serves (your draft when you have one). Runs in the object's queue:
+    /// one operation per object at a time, in call order.
     "repository.readFile" ("uri: string") -> "string" = |c, a| Box::pin(repository::read_file(c, a));
 
     /// Write an AFF file (plain multi-line source) by repotree URI
-    /// (`adtLs/fileSystem/writeFile`); resolves adt-ls's raw answer.
+    /// (`adtLs/fileSystem/writeFile`); resolves adt-ls's raw answer. Runs in the object's queue.
     "repository.writeFile" ("uri: string, content: string") -> "unknown" = |c, a| Box::pin(repository::write_file(c, a));
 
     /// Delete by AFF URI (use the `.json` metadata URI for objects) with
-    /// `adtLs/fileSystem/delete`; resolves adt-ls's raw answer.
+    /// `adtLs/fileSystem/delete`; resolves adt-ls's raw answer. Runs in the object's queue.
     "repository.delete" ("uri: string") -> "unknown" = |c, a| Box::pin(repository::delete(c, a));
+
+    /// List a repotree directory (`adtLs/fileSystem/readDirectory`): each entry's name and
+    /// whether it is a `file` or a `directory`. Pass a directory URI (a package's is its
+    /// `getLsUri` file URI without the last segment; an object's, its file URI up to the last
+    /// `/`); a file URI lists nothing. Rejects when adt-ls answers no listing.
+    "repository.readDirectory" ("uri: string") -> "DirectoryEntry[]" = |c, a| Box::pin(directory::read_directory(c, a));
+
+    /// The version adt-ls serves for a file (`adtLs/fileSystem/abapStat`): `'inactive'` while it
+    /// serves your draft of that file, else `'active'`. Runs in the object's queue.
+    "repository.abapStat" ("uri: string") -> "SourceVersion" = |c, a| Box::pin(versions::abap_stat(c, a));
 
     /// List the inactive (draft) objects on the connected destination
     /// (`adtLs/activation/getInactiveObjects`). Rejects without a destination.
     "repository.listInactive" () -> "unknown[]" = |c, _| Box::pin(repository::list_inactive(c));
 
     /// Read an object's source by name (per include for classes, e.g. `include: 'testclasses'`):
-    /// resolves the AFF URI, then `adtLs/fileSystem/readFile`. Rejects for object types adt-ls
-    /// headless does not serve, and without a destination.
-    "source.read" ("args: ObjectRef & { include?: string }") -> "string" = |c, a| Box::pin(source::read_source(c, a));
+    /// resolves the AFF URI, then `adtLs/fileSystem/readFile`. By default (and with
+    /// `version: 'inactive'`) that is the version adt-ls serves: your draft when you have one,
+    /// else the active version. `version: 'active'` reads the active version of that file
+    /// (switching adt-ls's view with `toggleVersion` and back), inside the object's queue.
+    /// Rejects for object types adt-ls headless does not serve, for another `version`, and
+    /// without a destination.
+    "source.read" ("args: ObjectRef & { include?: string; version?: SourceVersion }") -> "string" = |c, a| Box::pin(source::read_source(c, a));
 
     /// Resolve `{name, objectType}` to the repotree AFF URI (quickSearch, then
-    /// `adtLs/repository/getLsUri`). Rejects when the object is not found.
+    /// `adtLs/repository/getLsUri`); a ref with a `uri` resolves to it without a search. Rejects
+    /// when the object is not found, and for a `uri` of another destination.
     "lifecycle.resolveAffUri" ("ref: ObjectRef") -> "string" = |c, a| Box::pin(lifecycle::resolve_aff_uri(c, a));
 
     /// Create an object with the MCP tool `abap_creation-create_object`.

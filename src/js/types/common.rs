@@ -7,12 +7,19 @@ use napi_derive::napi;
 /// `{ name: 'ZCL_X', objectType: 'CLAS/OC' }`. Methods taking one first resolve it to adt-ls's
 /// file URI (`adtLs/repository/quickSearch`, then `adtLs/repository/getLsUri`) and reject with
 /// `Object <name> (<type>) not found via search.` when no exact (case-insensitive) match exists.
+/// With `uri` they skip the search and use that URI.
 #[napi(object)]
 pub struct ObjectRef {
     /// The object name, e.g. `ZCL_ORDER` (matched case-insensitively).
     pub name: String,
     /// ADT type code, e.g. "CLAS/OC", "INTF/OI", "DDLS/DF".
     pub object_type: String,
+    /// The object's repotree file URI when you already know it (e.g. `lifecycle.create`'s
+    /// `filePath`, or a `resolveAffUri` result): used as it is, without a search. It must
+    /// belong to the connected destination (`uri of <name> is not a repotree URI of destination
+    /// <dest>: <uri>` otherwise); `include` still picks a class include next to it. An empty
+    /// string means "search by name".
+    pub uri: Option<String>,
 }
 
 /// Where a position-based navigation query points: a declared symbol name, or an explicit

@@ -45,3 +45,13 @@ pub struct UserRef {
     /// The user's display text (e.g. the full name), when known.
     pub text: Option<String>,
 }
+
+/// One entry of `repository.readDirectory`.
+#[napi(object)]
+pub struct DirectoryEntry {
+    /// The entry's name (decoded), e.g. `Source Code Library` or `zcl_x.clas.abap`.
+    pub name: String,
+    /// `'directory'` for a folder, `'file'` for anything else.
+    #[napi(ts_type = "'file' | 'directory'")]
+    pub kind: String,
+}

@@ -1,5 +1,7 @@
 // The ABAP object types the simulated repository knows: ADT type code, repotree folder,
-// AFF file naming, ADT path and whether adt-ls (VS Code flavour) serves their source.
+// AFF file naming, ADT path and whether adt-ls (VS Code flavour) serves their source. Types
+// whose file suffix is `json` (service bindings, number range objects) are their JSON file
+// alone: the main file is the metadata file, served from the object's data, not editable.
 
 export const CLASS_INCLUDES = ['definitions', 'implementations', 'macros', 'testclasses'];
 
@@ -77,6 +79,24 @@ export const OBJECT_TYPES = {
     supported: true,
     language: 'ddl',
   },
+  'DDLX/EX': {
+    label: 'Metadata Extension',
+    folder: ['Core Data Services', 'Metadata Extensions'],
+    ext: 'ddlx',
+    fileSuffix: 'acds',
+    adtPath: '/sap/bc/adt/ddic/ddlx/sources/',
+    supported: true,
+    language: 'ddl',
+  },
+  'NROB/NRO': {
+    label: 'Number Range Object',
+    folder: ['Dictionary', 'Number Range Objects'],
+    ext: 'nrob',
+    fileSuffix: 'json',
+    adtPath: '/sap/bc/adt/numberranges/objects/',
+    supported: true,
+    language: 'json',
+  },
   'SRVB/SVB': {
     label: 'Service Binding',
     folder: ['Business Services', 'Service Bindings'],
@@ -100,4 +120,9 @@ export function normaliseType(type) {
   const upper = String(type ?? '').toUpperCase();
   if (OBJECT_TYPES[upper]) return upper;
   return Object.keys(OBJECT_TYPES).find((k) => k.split('/')[0] === upper);
+}
+
+/** True for types that are one JSON file (main file = metadata file). */
+export function isJsonOnly(type) {
+  return typeInfo(type)?.fileSuffix === 'json';
 }

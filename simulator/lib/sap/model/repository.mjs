@@ -1,6 +1,8 @@
 // The in-memory ABAP repository of the simulated system: objects with active and inactive
-// sources, packages and transports, and the lookups by name, ADT path and repotree URI.
-import { normaliseType, typeInfo } from './object-types.mjs';
+// sources, packages and transports, and the lookups by name, ADT path and repotree URI. The
+// inactive version is one user's draft (`draft: {owner, parts}` names the files they changed):
+// it is served to that user only, file by file, and activation makes it the active version.
+import { isJsonOnly, normaliseType, typeInfo } from './object-types.mjs';
 import { seedObjects, seedPackages, seedTransports } from './seed.mjs';
 import { initialSources, unsupportedPlaceholder } from './templates.mjs';
 import { adtUri, affUri, fileName, LOCAL_PACKAGE, parseAffUri } from './uris.mjs';
@@ -74,20 +76,57 @@ export class Repository {
     return this.findByAdtUri(uri);
   }
 
-  /** The content `readFile` serves for one part of an object (inactive version first). */
-  readPart(obj, part) {
+  /**
+   * The content of one part in the version `user` sees when `pinned` (toggled to active) is
+   * not set: the user's own draft of that file, else the active version; `version` says
+   * which. Another user's draft is never served. An object that was never activated has only
+   * its draft, which is served to its owner even when pinned.
+   */
+  readPart(obj, part, { user, pinned = false } = {}) {
     const info = typeInfo(obj.type);
-    if (!info.supported) return unsupportedPlaceholder(obj);
-    if (part === 'metadata' || obj.type === 'SRVB/SVB') return JSON.stringify(this.metadata(obj), null, 2);
-    const sources = obj.inactiveSources ?? obj.sources ?? {};
-    return sources[part] ?? '';
+    if (!info.supported) return { content: unsupportedPlaceholder(obj), version: 'active' };
+    if (part === 'metadata' || isJsonOnly(obj.type)) {
+      return { content: JSON.stringify(this.metadata(obj), null, 2), version: 'active' };
+    }
+    const draft = () => ({ content: obj.inactiveSources?.[part] ?? '', version: 'inactive' });
+    if (this.hasDraft(obj, part, user) && !pinned) return draft();
+    if (obj.sources) return { content: obj.sources[part] ?? '', version: 'active' };
+    if (this.isInactive(obj) && obj.draft?.owner === user) return draft();
+    return { content: '', version: 'active' };
   }
 
-  /** Writes one part; the object gets an inactive version. */
-  writePart(obj, part, content) {
+  /** True when `user` has a draft of this part of the object. */
+  hasDraft(obj, part, user) {
+    return this.isInactive(obj) && obj.draft?.owner === user && obj.draft.parts.includes(part);
+  }
+
+  /** The user whose draft the object has, when it is another one than `user`. */
+  draftOwnerOtherThan(obj, user) {
+    const owner = this.isInactive(obj) ? obj.draft?.owner : undefined;
+    return owner && owner !== user ? owner : undefined;
+  }
+
+  /** Writes one part as `user`'s draft; the object gets an inactive version. */
+  writePart(obj, part, content, user) {
     const base = obj.inactiveSources ?? obj.sources ?? {};
     obj.inactiveSources = { ...base, [part]: String(content) };
+    this.markDraft(obj, [part], user);
     obj.changedAt = new Date().toISOString();
+  }
+
+  /** Records that `user` has a draft of these parts (the inactive sources hold them). */
+  markDraft(obj, parts, user) {
+    const mine = obj.draft?.owner === user ? obj.draft.parts : [];
+    obj.draft = { owner: user, parts: [...new Set([...mine, ...parts])] };
+  }
+
+  /** Makes the inactive version active; the drafts are gone. */
+  activateObject(obj) {
+    if (!this.isInactive(obj)) return false;
+    obj.sources = obj.inactiveSources;
+    obj.inactiveSources = null;
+    obj.draft = null;
+    return true;
   }
 
   metadata(obj) {
@@ -99,6 +138,7 @@ export class Repository {
       packageName: obj.packageName,
     };
     if (obj.binding) meta.binding = obj.binding;
+    if (obj.numberRange) meta.numberRange = obj.numberRange;
     return meta;
   }
 
@@ -117,6 +157,7 @@ export class Repository {
       sources: null,
       inactiveSources: initialSources(type, name),
     };
+    obj.draft = { owner, parts: Object.keys(obj.inactiveSources) };
     this.objects.set(key(obj.name, type), obj);
     if (transport) this.addToTransport(transport, obj);
     return obj;

@@ -111,3 +111,32 @@ export const ZCL_SIM_SHARED = {
     'CLASS zcl_sim_shared IMPLEMENTATION.\nENDCLASS.\n',
   ...CLASS_INCLUDE_TEMPLATES,
 };
+export const ZR_SIM_FLIGHT = {
+  main:
+    'managed implementation in class zbp_r_sim_flight unique;\nstrict ( 2 );\n\n' +
+    'define behavior for ZI_SIM_FLIGHT alias Flight\npersistent table sflight\nlock master\n' +
+    'authorization master ( instance )\n{\n  create;\n  update;\n  delete;\n}\n',
+};
+
+export const ZC_SIM_FLIGHT = {
+  main:
+    '@Metadata.layer: #CORE\nannotate entity ZI_SIM_FLIGHT with\n{\n' +
+    '  @UI.lineItem: [{ position: 10 }]\n  Carrier;\n  @UI.lineItem: [{ position: 20 }]\n  Connection;\n}\n',
+};
+
+/** ZCL_SIM_ORDER: the active version, and DEVELOPER's draft of its main file (not activated). */
+export const ZCL_SIM_ORDER = {
+  main:
+    'CLASS zcl_sim_order DEFINITION\n  PUBLIC\n  FINAL\n  CREATE PUBLIC .\n\n' +
+    '  PUBLIC SECTION.\n    METHODS total\n      RETURNING VALUE(rv_total) TYPE i.\n' +
+    '  PROTECTED SECTION.\n  PRIVATE SECTION.\nENDCLASS.\n\n\n\n' +
+    'CLASS zcl_sim_order IMPLEMENTATION.\n\n  METHOD total.\n    rv_total = 100.\n  ENDMETHOD.\nENDCLASS.\n',
+  ...CLASS_INCLUDE_TEMPLATES,
+};
+
+export const ZCL_SIM_ORDER_DRAFT =
+  'CLASS zcl_sim_order DEFINITION\n  PUBLIC\n  FINAL\n  CREATE PUBLIC .\n\n' +
+  '  PUBLIC SECTION.\n    METHODS total\n      RETURNING VALUE(rv_total) TYPE i.\n' +
+  '  PROTECTED SECTION.\n  PRIVATE SECTION.\nENDCLASS.\n\n\n\n' +
+  'CLASS zcl_sim_order IMPLEMENTATION.\n\n  METHOD total.\n    " draft: with the discount\n' +
+  '    rv_total = 90.\n  ENDMETHOD.\nENDCLASS.\n';

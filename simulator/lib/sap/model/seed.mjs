@@ -67,6 +67,16 @@ export function seedObjects() {
       binding: structuredClone(V4_BINDING),
     }),
     object('ZCL_SIM_SHARED', 'CLAS/OC', 'ZSIM_DEMO', 'Locked in a task of client 100', src.ZCL_SIM_SHARED),
+    object('ZR_SIM_FLIGHT', 'BDEF/BDO', 'ZSIM_DEMO', 'Flight behaviour', src.ZR_SIM_FLIGHT),
+    object('ZC_SIM_FLIGHT', 'DDLX/EX', 'ZSIM_DEMO', 'Flight UI annotations', src.ZC_SIM_FLIGHT),
+    object('ZSIM_FLNR', 'NROB/NRO', 'ZSIM_DEMO', 'Flight numbers', null, {
+      numberRange: { domain: 'S_CONN_ID', intervals: [{ number: '01', from: '0001', to: '9999' }] },
+    }),
+    // An object with an unfinished change: DEVELOPER saved a draft of the main file.
+    object('ZCL_SIM_ORDER', 'CLAS/OC', 'ZSIM_DEMO', 'Order totals', src.ZCL_SIM_ORDER, {
+      inactiveSources: { ...src.ZCL_SIM_ORDER, main: src.ZCL_SIM_ORDER_DRAFT },
+      draft: { owner: 'DEVELOPER', parts: ['main'] },
+    }),
   ];
 }
 

@@ -32,10 +32,31 @@ function folderSegments(obj) {
   return [...root, ...info.folder, obj.name];
 }
 
+/** The path of an object part below its destination, as decoded segments. */
+export function fileSegments(obj, part = 'main') {
+  return [...folderSegments(obj), fileName(obj, part)];
+}
+
 /** The repotree URI of an object part for destination `dest`. */
 export function affUri(dest, obj, part = 'main') {
-  const segments = [dest, ...folderSegments(obj), fileName(obj, part)];
+  const segments = [dest, ...fileSegments(obj, part)];
   return REPOTREE_PREFIX + segments.map(encodeSegment).join('/');
+}
+
+/**
+ * Splits a repotree directory URI (`abap:/repotree-v1/<DEST>/<segments...>`, a trailing `/`
+ * allowed) into `{dest, path}` with decoded segments; undefined when it is not one.
+ */
+export function parseDirectoryUri(uri) {
+  if (typeof uri !== 'string' || !uri.startsWith(REPOTREE_PREFIX)) return undefined;
+  const raw = uri.slice(REPOTREE_PREFIX.length).replace(/\/$/, '').split('/');
+  if (raw[0] === '') return undefined;
+  try {
+    const [dest, ...path] = raw.map((s) => decodeURIComponent(s));
+    return { dest, path };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

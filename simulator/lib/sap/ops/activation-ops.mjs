@@ -25,7 +25,7 @@ function getInactiveObjects(payload, ctx) {
       type: o.type,
       uri: adtUri(o),
       fileUri: affUri(payload.destination, o),
-      user: o.owner,
+      user: o.draft?.owner ?? o.owner,
       transport: ctx.repo.transportsOf(o).find((t) => t.status === 'modifiable')?.number ?? '',
     }));
 }

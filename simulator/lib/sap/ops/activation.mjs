@@ -50,9 +50,7 @@ export function activateUris(uris, ctx) {
   const refreshFileUris = [];
   if (ok) {
     for (const { obj, dest } of targets.values()) {
-      if (!ctx.repo.isInactive(obj)) continue;
-      obj.sources = obj.inactiveSources;
-      obj.inactiveSources = null;
+      if (!ctx.repo.activateObject(obj)) continue;
       for (const part of Object.keys(obj.sources)) refreshFileUris.push(affUri(dest, obj, part));
     }
   }

@@ -1,9 +1,11 @@
-// File-system operations on repotree URIs: readFile, writeFile, delete (with the 1.1.2
-// options rules), lock status and explicit lock/unlock.
+// File-system operations on repotree URIs: readFile (the version the session is served,
+// ./version-ops.mjs), writeFile (the session user's draft; refused while another user's draft
+// exists), delete (with the 1.1.2 options rules), lock status and explicit lock/unlock.
 import { randomBytes } from 'node:crypto';
 import { badRequest, internalError, SapError } from '../errors.mjs';
-import { typeInfo } from '../model/object-types.mjs';
+import { isJsonOnly, typeInfo } from '../model/object-types.mjs';
 import { objectKey, requireFile } from './resolve.mjs';
+import { servedFile, wroteFile } from './version-ops.mjs';
 
 const MAX_LINE = 255;
 
@@ -13,7 +15,14 @@ function readFile(payload, ctx) {
   if (!hit || (hit.obj && !hit.canonical)) return {};
   const { obj, part } = requireFile(ctx, payload.uri);
   ctx.session.readObjects.add(objectKey(obj));
-  return { content: ctx.repo.readPart(obj, part) };
+  return { content: servedFile(ctx, obj, part).content };
+}
+
+function assertNoOtherDraft(obj, ctx) {
+  const owner = ctx.repo.draftOwnerOtherThan(obj, ctx.session.user);
+  if (owner) {
+    throw new SapError(`Object ${obj.name} has an inactive version of user ${owner}; only ${owner} can change it before it is activated`, { status: 423 });
+  }
 }
 
 function assertNotLockedByOther(obj, ctx) {
@@ -28,11 +37,13 @@ function writeFile(payload, ctx) {
   if (!typeInfo(obj.type).supported) {
     throw badRequest(`Object type ${obj.type} is not supported in ADT in VS Code`);
   }
-  if (part === 'metadata' || obj.type === 'SRVB/SVB') throw badRequest(`The file ${payload.uri} cannot be changed`);
+  if (part === 'metadata' || isJsonOnly(obj.type)) throw badRequest(`The file ${payload.uri} cannot be changed`);
   const long = payload.content.split('\n').findIndex((line) => line.replace(/\r$/, '').length > MAX_LINE);
   if (long >= 0) throw badRequest(`Line ${long + 1} exceeds ${MAX_LINE} characters`);
   assertNotLockedByOther(obj, ctx);
-  ctx.repo.writePart(obj, part, payload.content);
+  assertNoOtherDraft(obj, ctx);
+  ctx.repo.writePart(obj, part, payload.content, ctx.session.user);
+  wroteFile(ctx, obj, part);
   return null;
 }
 

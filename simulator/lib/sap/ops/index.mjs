@@ -1,16 +1,18 @@
 // The operation dispatcher: `op` is an adt-ls LSP method name (native ops) or
-// `tool:<name>` (MCP tool semantics). Applies fault modes first (delay, queued failure,
+// `tool:<name>` (MCP tool semantics). Applies fault modes first (delay, pause, queued failure,
 // write race, dead-session writes), then runs the handler.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SapError } from '../errors.mjs';
 import { toolHandlers } from '../tools/index.mjs';
 import { activationOps } from './activation-ops.mjs';
 import { creationOps } from './creation-ops.mjs';
+import { directoryOps } from './directory-ops.mjs';
 import { ctsOps } from './cts-ops.mjs';
 import { fileOps } from './file-ops.mjs';
 import { qualityOps } from './quality-ops.mjs';
 import { repositoryOps } from './repository-ops.mjs';
 import { serviceOps } from './service-ops.mjs';
+import { versionOps } from './version-ops.mjs';
 
 export const NATIVE_OPS = {
   ...repositoryOps,
@@ -20,6 +22,8 @@ export const NATIVE_OPS = {
   ...ctsOps,
   ...qualityOps,
   ...serviceOps,
+  ...versionOps,
+  ...directoryOps,
 };
 
 const WRITE_OPS = new Set([
@@ -38,6 +42,11 @@ export function createOpDispatcher({ repoRef, faults, config, state }) {
   return async function dispatch(op, payload, { session, origin }) {
     const delay = faults.delayFor(op);
     if (delay > 0) await sleep(delay);
+    const pause = faults.takePause(op);
+    if (pause) {
+      pause.arrive();
+      await pause.released;
+    }
     const failure = faults.takeFailure(op);
     if (failure) return failureFor(op, failure);
     if (WRITE_OPS.has(op)) {

@@ -58,10 +58,10 @@ function deterministicQuickfixes(args, ctx) {
   for (const entry of worklist.entries) {
     if (entry.findings.length === 0) continue;
     applyUnusedVariableFix(entry.obj, entry.findings);
+    ctx.repo.markDraft(entry.obj, [...new Set(entry.findings.map((f) => f.part))], ctx.session.user);
     let state = 'inactive';
     if (args.activateAfterFix === true) {
-      entry.obj.sources = entry.obj.inactiveSources;
-      entry.obj.inactiveSources = null;
+      ctx.repo.activateObject(entry.obj);
       state = 'active';
     }
     entry.findings = [];
