@@ -97,6 +97,10 @@ pub mod codes {
     pub const UNCATEGORIZED: &str = "ERR_ADT_LS";
     /// Any other TLS failure (bad CA file, protocol error...).
     pub const TLS: &str = "ERR_TLS";
+    /// A file or directory that another user could have planted or can replace was refused
+    /// (a link, a FIFO, another user's, writable by others, in a shared dir without the
+    /// sticky bit); `path` and `reason` say which and why.
+    pub const UNSAFE_PATH: &str = "ERR_UNSAFE_PATH";
 }
 
 impl Error {
