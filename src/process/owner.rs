@@ -464,6 +464,28 @@ mod tests {
         assert!(window(&[], "x", 3).is_empty());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn successive_windows_cover_every_name(
+            set in proptest::collection::btree_set("[a-f0-9]{1,4}", 0..120),
+            limit in 1usize..40,
+            cursor in "[a-g0-9]{0,4}",
+        ) {
+            let sorted: Vec<String> = set.into_iter().collect();
+            let mut seen = std::collections::HashSet::new();
+            let mut cursor = cursor;
+            for _ in 0..sorted.len().div_ceil(limit) {
+                let got = window(&sorted, &cursor, limit);
+                proptest::prop_assert!(got.len() == limit.min(sorted.len()));
+                if let Some(last) = got.last() {
+                    cursor = (*last).clone();
+                }
+                seen.extend(got.into_iter().cloned());
+            }
+            proptest::prop_assert_eq!(seen.len(), sorted.len());
+        }
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_sweep_judges_a_bounded_number_of_dirs_and_the_next_goes_on() {
