@@ -159,11 +159,19 @@ test("another user's trace file (0666), a file of ours others may write, a trace
 
 /** Run the victim next to an attacker (as nobody) that renames whatever we create in `tmp`. */
 async function raceTheSwapper(tmp, config, env) {
-  const attacker = spawn('setpriv', [...AS_NOBODY, NODE, '-e', ATTACKER_SOURCE, tmp, '15000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const attacker = spawn('setpriv', [...AS_NOBODY, NODE, '-e', ATTACKER_SOURCE, tmp, String(WATCHDOG_MS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
-  attacker.stdout.on('data', (d) => (out += d));
-  const attacked = new Promise((resolve) => attacker.on('exit', () => resolve(JSON.parse(out || '{}'))));
+  let ready;
+  const watching = new Promise((resolve) => (ready = resolve));
+  attacker.stdout.on('data', (d) => {
+    out += d;
+    if (out.startsWith('ready\n')) ready();
+  });
+  const attacked = new Promise((resolve) => attacker.on('exit', () => resolve(JSON.parse(out.replace(/^ready\n/, '') || '{}'))));
+  attacker.on('exit', () => ready());
+  await watching;
   const r = await victim('clients', { tmp, config, env });
+  attacker.stdin.end();
   return { r, got: await attacked };
 }
 
