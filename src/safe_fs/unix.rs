@@ -99,15 +99,39 @@ impl Dir {
         };
         let mut fd = rfs::open(root, flags, Mode::empty()).map_err(|e| io("open", root, e))?;
         let mut at = PathBuf::from("/");
+        // Components below `fd` judged by `fstatat` because they could not be opened (no
+        // read permission, and no `O_PATH` on this platform); only root or we can change
+        // them, as judged.
+        let mut rel = PathBuf::new();
         for (i, name) in names.iter().enumerate() {
             let last = i + 1 == names.len();
-            let judged = facts_of(&fd).map_err(|e| io("stat", &at, e))?;
-            rules::check_container(&judged, ours, Sharing::Group)
-                .map_err(|why| unsafe_at(&at, why))?;
+            if rel.as_os_str().is_empty() {
+                let judged = facts_of(&fd).map_err(|e| io("stat", &at, e))?;
+                rules::check_container(&judged, ours, Sharing::Group)
+                    .map_err(|why| unsafe_at(&at, why))?;
+            }
             let flags = if last { DIR_OPEN } else { WALK_OPEN };
             at.push(name);
-            fd = rfs::openat(&fd, *name, flags, Mode::empty())
-                .map_err(|e| explain_open(fd.as_fd(), name, &at, Kind::Directory, e))?;
+            let target = rel.join(name);
+            match rfs::openat(&fd, &target, flags, Mode::empty()) {
+                Ok(next) => {
+                    fd = next;
+                    rel = PathBuf::new();
+                }
+                Err(Errno::ACCESS) if !last && WALK_OPEN == DIR_OPEN => {
+                    let st = rfs::statat(&fd, &target, AtFlags::SYMLINK_NOFOLLOW)
+                        .map_err(|e| io("stat", &at, e))?;
+                    #[allow(clippy::unnecessary_cast)]
+                    let judged = Facts::from_stat(st.st_mode as u32, st.st_uid);
+                    rules::check_container(&judged, ours, Sharing::Group)
+                        .map_err(|why| unsafe_at(&at, why))?;
+                    rel = target;
+                }
+                Err(e) => {
+                    let name = target.as_os_str();
+                    return Err(explain_open(fd.as_fd(), name, &at, Kind::Directory, e));
+                }
+            }
         }
         let judged = facts_of(&fd).map_err(|e| io("stat", &at, e))?;
         rules::check_container(&judged, ours, sharing).map_err(|why| unsafe_at(&at, why))?;
