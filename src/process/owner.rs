@@ -14,7 +14,7 @@
 use super::ids;
 use crate::safe_fs::Dir;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -150,7 +150,7 @@ pub fn probe(pid: u32) -> ProcessState {
                 Some((_, start)) => ProcessState::Running { start: Some(start) },
                 None => ProcessState::Running { start: None },
             },
-            Err(_) if Path::new("/proc/self/stat").exists() => ProcessState::Gone,
+            Err(_) if std::path::Path::new("/proc/self/stat").exists() => ProcessState::Gone,
             Err(_) => probe_by_signal(pid),
         }
     }
@@ -427,10 +427,12 @@ mod tests {
         assert_eq!(probe(pid), ProcessState::Gone);
     }
 
-    fn container(path: &Path) -> Dir {
+    #[cfg(unix)]
+    fn container(path: &std::path::Path) -> Dir {
         crate::safe_fs::open_container(path, "the temp dir", crate::safe_fs::Sharing::None).unwrap()
     }
 
+    #[cfg(unix)]
     fn scratch(tag: &str) -> PathBuf {
         let base = std::env::temp_dir().join(format!(
             "adt-ls-sweep-{tag}-{}",
@@ -440,6 +442,7 @@ mod tests {
         base
     }
 
+    #[cfg(unix)]
     fn dead_pid() -> u32 {
         let mut dead = std::process::Command::new("true").spawn().unwrap();
         let pid = dead.id();

@@ -62,6 +62,7 @@ pub(crate) enum Check {
 }
 
 impl Check {
+    #[cfg_attr(not(unix), allow(dead_code))]
     fn apply(self, facts: &Facts, wanted: Kind, ours: u32) -> std::result::Result<(), Unsafe> {
         match self {
             Check::Entry => rules::check_entry(facts, wanted, ours),

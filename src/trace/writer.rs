@@ -40,7 +40,7 @@ impl TraceFile {
     }
 
     /// A trace over an already open file (tests: a device that fails every write).
-    #[cfg(test)]
+    #[cfg(all(test, target_os = "linux"))]
     pub(super) fn from_file(path: &Path, file: File) -> TraceFile {
         TraceFile {
             path: path.to_path_buf(),
