@@ -417,3 +417,21 @@ test('a plain http:// system URL: a warning about cleartext, the reentrance stil
     await plain.close();
   }
 });
+
+test('--url with a user and password: neither appears in the JSON report nor in the text report', async () => {
+  const plain = await startSapBackend({ tls: 'none' });
+  try {
+    const withUser = plain.url.replace('http://', 'http://DEVELOPER:Doctor-Secret-77@');
+    for (const url of [withUser, withUser.replace('http://', 'https://')]) {
+      const json = await doctor(['doctor', '--json', '--url', url, '--timeout-ms', '5000']);
+      assert.equal(json.stderr, '', json.stderr);
+      const report = JSON.parse(json.stdout);
+      assert.doesNotMatch(json.stdout, /Doctor-Secret-77|DEVELOPER/);
+      assert.match(report.connection.url, /^https?:\/\/\*\*\*@127\.0\.0\.1:\d+/);
+      const text = await doctor(['doctor', '--url', url, '--timeout-ms', '5000']);
+      assert.doesNotMatch(text.stdout + text.stderr, /Doctor-Secret-77|DEVELOPER/);
+    }
+  } finally {
+    await plain.close();
+  }
+});

@@ -114,6 +114,10 @@ pub mod codes {
     pub const BINDING_INCOMPLETE: &str = "ERR_BINDING_INCOMPLETE";
     /// A service binding is not published, so it has no service information yet.
     pub const NOT_PUBLISHED: &str = "ERR_NOT_PUBLISHED";
+    /// A file or directory that another user could have planted or can replace was refused
+    /// (a link, a FIFO, another user's, writable by others, in a shared dir without the
+    /// sticky bit); `path` and `reason` say which and why.
+    pub const UNSAFE_PATH: &str = "ERR_UNSAFE_PATH";
 }
 
 impl Error {

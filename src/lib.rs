@@ -32,6 +32,7 @@ pub mod process;
 pub mod progress;
 pub mod redact;
 pub mod resilience;
+pub(crate) mod safe_fs;
 pub mod text;
 pub mod tls;
 pub mod trace;

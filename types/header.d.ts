@@ -243,6 +243,13 @@ export interface AdtLsError extends Error {
   tool?: string
   /** The ABAP destination concerned. */
   destination?: string
+  /** `ERR_UNSAFE_PATH`: the file or directory that was refused. */
+  path?: string
+  /**
+   * `ERR_UNSAFE_PATH`: why (`symlink`, `not-regular`, `not-directory`, `foreign-owner`,
+   * `writable-by-others`, `world-writable-without-sticky`, `unsafe-parent`).
+   */
+  reason?: string
 }
 
 // ---------------------------------------------------------------------------------------

@@ -62,8 +62,9 @@ pub async fn create(opts: ClientOptions) -> Result<Client> {
         explicit_path: opts.adt_ls_path.clone(),
         ..DiscoverOptions::from_host(&host)
     })?;
-    crate::driver::sweep_stale_dirs(&host.temp_dir());
-    let work_base = dirs::make_temp_dir(&host.temp_dir(), crate::process::owner::CLIENT_PREFIX, 4)?;
+    let temp = crate::safe_fs::temp::trusted_temp_dir(&host)?;
+    crate::driver::sweep_stale_dirs(&[&temp]);
+    let work_base = dirs::make_temp_dir(&temp, crate::process::owner::CLIENT_PREFIX, 4)?;
     let mut made = Made {
         work_base: Some(work_base.clone()),
         ..Made::default()

@@ -117,7 +117,7 @@ pub async fn run(doctor: &DoctorArgs, host: &HostEnv, runtime_info: &RuntimeInfo
         checks.extend(probe_checks);
     }
 
-    Report {
+    let mut report = Report {
         schema_version: 1,
         ok: report::all_ok(&checks),
         runtime: runtime::section(runtime_info),
@@ -125,7 +125,9 @@ pub async fn run(doctor: &DoctorArgs, host: &HostEnv, runtime_info: &RuntimeInfo
         jre: jre_section,
         connection,
         checks,
-    }
+    };
+    report.redact();
+    report
 }
 
 /// The `--extra-ca` certificates (DER), and a check per unreadable file.

@@ -73,6 +73,26 @@ pub struct Report {
 }
 
 impl Report {
+    /// Pass every string of the report through the engine's redaction (URL userinfo such
+    /// as `--url https://user:password@host`, registered secrets), for both the text and
+    /// the JSON output.
+    pub fn redact(&mut self) {
+        for section in [
+            &mut self.runtime,
+            &mut self.discovery,
+            &mut self.jre,
+            &mut self.connection,
+        ] {
+            redact_value(section);
+        }
+        for check in &mut self.checks {
+            check.message = crate::redact::redact(&check.message);
+            if let Some(fix) = &mut check.fix {
+                *fix = crate::redact::redact(fix);
+            }
+        }
+    }
+
     /// Exit status: 0 when nothing fails, 1 otherwise.
     pub fn exit_code(&self) -> i32 {
         if self.ok {
@@ -80,6 +100,15 @@ impl Report {
         } else {
             1
         }
+    }
+}
+
+fn redact_value(value: &mut Value) {
+    match value {
+        Value::String(s) => *s = crate::redact::redact(s),
+        Value::Array(items) => items.iter_mut().for_each(redact_value),
+        Value::Object(map) => map.values_mut().for_each(redact_value),
+        _ => {}
     }
 }
 
@@ -98,6 +127,24 @@ mod tests {
         assert!(all_ok(&checks));
         checks.push(Check::fail("c", "broken", "do y"));
         assert!(!all_ok(&checks));
+        let mut report = Report {
+            schema_version: 1,
+            ok: false,
+            runtime: Value::Null,
+            discovery: serde_json::json!({"candidates": [{"path": "/x"}]}),
+            jre: Value::Null,
+            connection: serde_json::json!({"url": "https://DEV:pw-123@h:1/sap", "n": 1}),
+            checks: vec![Check::warn(
+                "tls",
+                "http://u:secret-9@h is plain HTTP",
+                "see https://a:b@c",
+            )],
+        };
+        report.redact();
+        let text = serde_json::to_string(&report).unwrap();
+        assert!(!text.contains("pw-123") && !text.contains("secret-9") && !text.contains("a:b"));
+        assert_eq!(report.connection["url"], "https://***@h:1/sap");
+        assert_eq!(report.connection["n"], 1);
         let json = serde_json::to_value(&checks[0]).unwrap();
         assert_eq!(
             json,

@@ -375,19 +375,20 @@ impl Driver {
     ) -> Result<Session> {
         let opts = &self.inner.opts;
         let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
-        let temp_dir = host.temp_dir();
-        sweep_stale_dirs(&temp_dir);
+        let temp = crate::safe_fs::temp::trusted_temp_dir(&host)?;
+        let socket_base = crate::process::pipe::socket_base(&temp, &host)?;
+        sweep_stale_dirs(&[&temp, &socket_base]);
         let (data_dir, owns_data_dir) = match &opts.data_dir {
-            Some(d) => (d.clone(), false),
-            None => (temp_dir.join(format!("adt-ls-{}", ids::short_id()?)), true),
+            Some(d) => (dirs::create_private_dir_all(d)?, false),
+            None => {
+                let name = format!("{}{}", crate::process::owner::DATA_PREFIX, ids::short_id()?);
+                (dirs::create_owned_dir(&temp, &name)?, true)
+            }
         };
         if owns_data_dir {
-            dirs::create_owned_dir(&data_dir)?;
             made.owned_dir = Some(data_dir.clone());
-        } else {
-            dirs::create_private_dir_all(&data_dir)?;
         }
-        let mut listener = PipeListener::bind(&temp_dir)?;
+        let mut listener = PipeListener::bind(&socket_base)?;
         let address = listener.address().to_string();
         made.socket_dir = listener.dir().map(PathBuf::from);
         let data_dir_text = data_dir.to_string_lossy().into_owned();
@@ -596,21 +597,28 @@ async fn teardown(made: &mut Made) {
 }
 
 /// Remove what dead hosts of this library left in the temp dirs we use (the socket's may
-/// be `/tmp`); see [`owner`](crate::process::owner).
-pub fn sweep_stale_dirs(temp_dir: &std::path::Path) {
-    let socket_base = crate::process::pipe::socket_base(temp_dir);
-    for base in std::iter::once(temp_dir.to_path_buf())
-        .chain((socket_base != temp_dir).then_some(socket_base))
-    {
-        let removed = crate::process::owner::sweep_stale(&base);
-        if !removed.is_empty() {
-            log::debug(format!(
-                "removed {} stale dir(s) of exited hosts in {}: {}",
-                removed.len(),
-                base.display(),
-                removed.join(", ")
-            ));
+/// differ), each sweep within its budget; see [`owner`](crate::process::owner).
+pub(crate) fn sweep_stale_dirs(bases: &[&crate::safe_fs::Dir]) {
+    for (i, base) in bases.iter().enumerate() {
+        if bases[..i].iter().any(|b| b.path() == base.path()) {
+            continue;
         }
+        let report = crate::process::owner::sweep_stale(base);
+        let partial = report.names_truncated || report.judged < report.candidates;
+        if report.removed.is_empty() && !partial {
+            continue;
+        }
+        log::debug(format!(
+            "stale sweep of {}: read {} names{}, judged {} of {} dirs with our names, removed {}{}{}",
+            base.path().display(),
+            report.names_read,
+            if report.names_truncated { " (the limit)" } else { "" },
+            report.judged,
+            report.candidates,
+            report.removed.len(),
+            if report.removed.is_empty() { String::new() } else { format!(": {}", report.removed.join(", ")) },
+            if partial { "; the rest is left to later starts" } else { "" },
+        ));
     }
 }
 

@@ -1,57 +1,58 @@
 //! Private directories: the driver's data dir (`<tmp>/adt-ls-<12hex>`), the client's work
 //! base (`<tmp>/adt-ls-client-<8hex>`) and the LSP socket dir (`<tmp>/adt-ls-pipe-<12hex>`).
-//! Each is created with mode 0700 in the `mkdir` call itself (never a wider mode first,
-//! whatever the umask; docs/decisions.md#d6), carries an [owner mark](super::owner) for the
+//! Each is created with mode 0700 in the `mkdirat` call itself (never a wider mode first,
+//! whatever the umask; docs/decisions.md#d6) relative to a trusted container held by
+//! descriptor ([`safe_fs`](crate::safe_fs)), carries an [owner mark](super::owner) for the
 //! next start's stale-dir sweep, is recorded for the exit-time cleanup under the reaper's
 //! lock (nothing is created once the host is exiting), and is removed on dispose.
 
 use super::{ids, owner, reaper};
 use crate::error::{Error, Result};
+use crate::safe_fs::{self, Dir};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-/// The OS temp dir (honours `TMPDIR` on Unix, like Node's `os.tmpdir()`).
-pub fn temp_dir() -> PathBuf {
-    std::env::temp_dir()
-}
-
-/// Create `path` and its missing parents, each 0700 from the start; an existing last
-/// component is made private too. Refused once the host is exiting (so a removed work base
-/// is never re-created by a late `<work base>/data`).
-pub fn create_private_dir_all(path: &Path) -> Result<()> {
+/// Make `path` (a caller's data dir, or the client's `<work base>/data`) a private dir:
+/// missing parents are created 0700, an existing dir must be a real dir of ours that no one
+/// else may write to and is narrowed to 0700 ([`safe_fs::ensure_private_dir_all`]). Returns
+/// the path to hand to adt-ls (its real path). Refused once the host is exiting (so a
+/// removed work base is never re-created by a late `<work base>/data`).
+pub(crate) fn create_private_dir_all(path: &Path) -> Result<PathBuf> {
     reaper::create_tracked(path, false, || {
-        private_builder(true)
-            .create(path)
-            .map_err(|e| io_error("mkdir", path, e))?;
-        make_private(path)
+        safe_fs::ensure_private_dir_all(path, "the data dir")
     })
 }
 
-/// Create the fresh private dir `path` (it must not exist), mark it as ours and record it
-/// for the exit-time cleanup.
-pub fn create_owned_dir(path: &Path) -> Result<()> {
-    reaper::create_tracked(path, true, || {
-        private_builder(false)
-            .create(path)
-            .map_err(|e| io_error("mkdir", path, e))?;
-        make_private(path)?;
-        owner::write_marker(path).map_err(|e| io_error("mark", path, e))
+/// Create the fresh private dir `<container>/<name>` (it must not exist) relative to the
+/// container's descriptor, mark it as ours and record it for the exit-time cleanup.
+pub(crate) fn create_owned_dir(container: &Dir, name: &str) -> Result<PathBuf> {
+    let path = container.path().join(name);
+    reaper::create_tracked(&path, true, || {
+        let dir = container
+            .create_dir(OsStr::new(name))
+            .map_err(|f| f.into_error("a private dir", &path))?;
+        if let Err(e) = owner::write_marker(&dir) {
+            remove_dir_all_quiet(&path);
+            return Err(e);
+        }
+        Ok(path.clone())
     })
 }
 
-/// Create a fresh, uniquely named owned dir `<base>/<prefix><random_bytes as hex>`, like
-/// `mkdtemp`.
-pub fn make_temp_dir(base: &Path, prefix: &str, random_bytes: usize) -> Result<PathBuf> {
+/// Create a fresh, uniquely named owned dir `<container>/<prefix><random_bytes as hex>`,
+/// like `mkdtemp`.
+pub(crate) fn make_temp_dir(container: &Dir, prefix: &str, random_bytes: usize) -> Result<PathBuf> {
     for _ in 0..16 {
-        let candidate = base.join(format!("{prefix}{}", ids::random_hex(random_bytes)?));
-        match create_owned_dir(&candidate) {
-            Ok(()) => return Ok(candidate),
+        let name = format!("{prefix}{}", ids::random_hex(random_bytes)?);
+        match create_owned_dir(container, &name) {
+            Ok(path) => return Ok(path),
             Err(e) if e.has_code("EEXIST") => continue,
             Err(e) => return Err(e),
         }
     }
     Err(Error::new(format!(
         "mkdtemp: could not create a unique directory in {}",
-        base.display()
+        container.path().display()
     )))
 }
 
@@ -63,43 +64,23 @@ pub fn remove_dir_all_quiet(path: &Path) -> bool {
     }
 }
 
-fn private_builder(recursive: bool) -> std::fs::DirBuilder {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(recursive);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder
-}
-
-/// A umask can only narrow 0700; this restores the owner's bits (and narrows an existing
-/// caller-supplied dir).
-#[cfg(unix)]
-fn make_private(path: &Path) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))
-        .map_err(|e| io_error("chmod", path, e))
-}
-
-#[cfg(not(unix))]
-fn make_private(_path: &Path) -> Result<()> {
-    Ok(())
-}
-
-fn io_error(op: &str, path: &Path, e: std::io::Error) -> Error {
-    Error::from(e).prefixed(&format!("{op} {}: ", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn temp() -> Dir {
+        safe_fs::open_container(
+            &std::env::temp_dir(),
+            "the temp dir",
+            safe_fs::Sharing::None,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn temp_dirs_are_unique_private_marked_and_removable() {
-        let a = make_temp_dir(&temp_dir(), "adt-ls-test-", 4).unwrap();
-        let b = make_temp_dir(&temp_dir(), "adt-ls-test-", 6).unwrap();
+        let a = make_temp_dir(&temp(), "adt-ls-test-", 4).unwrap();
+        let b = make_temp_dir(&temp(), "adt-ls-test-", 6).unwrap();
         assert_ne!(a, b);
         #[cfg(unix)]
         {
@@ -123,9 +104,9 @@ mod tests {
     #[test]
     fn nested_dirs_are_private_at_every_level() {
         use std::os::unix::fs::PermissionsExt;
-        let base = make_temp_dir(&temp_dir(), "adt-ls-test-", 4).unwrap();
+        let base = make_temp_dir(&temp(), "adt-ls-test-", 4).unwrap();
         let deep = base.join("x/y");
-        create_private_dir_all(&deep).unwrap();
+        assert_eq!(create_private_dir_all(&deep).unwrap(), deep);
         for dir in [base.join("x"), deep] {
             let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o700, "{}", dir.display());

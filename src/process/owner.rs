@@ -4,12 +4,19 @@
 //! namespace (a dir shared with a container is never judged by a pid from another
 //! namespace). A host killed by a signal cannot clean up, so the next start sweeps the temp
 //! dir: a dir of ours (name pattern, a real dir owned by our uid, a valid marker) whose
-//! owner process is gone is removed; anything else is left alone.
+//! owner process is gone is removed; anything else is left alone. A sweep has a budget
+//! (names read, dirs judged, time), so a directory flooded with look-alike names cannot
+//! slow a start down; successive sweeps go on where the last one stopped.
 //!
 //! Hand-written: the probe is a few lines of `/proc` parsing (Linux) or `kill(pid, 0)`
 //! (elsewhere); no well-kept crate offers exactly "is this pid the same process as then".
 
-use std::path::Path;
+use super::ids;
+use crate::safe_fs::Dir;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The marker file inside each owned dir.
 pub const MARKER: &str = ".adt-ls-owner";
@@ -143,7 +150,7 @@ pub fn probe(pid: u32) -> ProcessState {
                 Some((_, start)) => ProcessState::Running { start: Some(start) },
                 None => ProcessState::Running { start: None },
             },
-            Err(_) if Path::new("/proc/self/stat").exists() => ProcessState::Gone,
+            Err(_) if std::path::Path::new("/proc/self/stat").exists() => ProcessState::Gone,
             Err(_) => probe_by_signal(pid),
         }
     }
@@ -187,76 +194,124 @@ pub fn pid_namespace() -> Option<String> {
     }
 }
 
-/// Write our mark into a fresh dir we just created (0600, never following a link).
-pub fn write_marker(dir: &Path) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(dir.join(MARKER))?;
-    file.write_all(OwnerMark::current().render().as_bytes())
+/// Write our mark into a fresh dir we just created (0600, relative to its descriptor,
+/// never following a link).
+pub(crate) fn write_marker(dir: &Dir) -> crate::error::Result<()> {
+    crate::safe_fs::create_new_file(dir, MARKER, OwnerMark::current().render().as_bytes())
 }
 
-/// The mark of `dir` if it is a dir we may judge: a real dir (not a link) owned by our uid
-/// holding a regular, small, well-formed marker file.
-fn read_mark(dir: &Path) -> Option<OwnerMark> {
-    let meta = std::fs::symlink_metadata(dir).ok()?;
-    if !meta.is_dir() || !owned_by_us(&meta) {
-        return None;
-    }
-    let marker = dir.join(MARKER);
-    let mmeta = std::fs::symlink_metadata(&marker).ok()?;
-    if !mmeta.is_file() || mmeta.len() > MAX_MARKER_BYTES || !owned_by_us(&mmeta) {
-        return None;
-    }
-    OwnerMark::parse(&std::fs::read_to_string(marker).ok()?)
+/// The mark of `<container>/<name>` if it is a dir we may judge: a real dir (not a link)
+/// owned by our uid holding a regular, small, well-formed marker file of ours. Everything
+/// is opened relative to descriptors, without following links and without blocking.
+fn read_mark(container: &Dir, name: &str) -> Option<OwnerMark> {
+    let dir = container.open_own_child(std::ffi::OsStr::new(name))?;
+    OwnerMark::parse(&crate::safe_fs::read_small_file(
+        &dir,
+        MARKER,
+        MAX_MARKER_BYTES,
+    )?)
 }
 
-#[cfg(unix)]
-fn owned_by_us(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    // SAFETY: geteuid has no failure mode.
-    meta.uid() == unsafe { libc::geteuid() }
+/// At most this many names are read from a temp dir per sweep.
+pub const SWEEP_NAMES: usize = 10_000;
+/// At most this many dirs with our names are judged (and removed when stale) per sweep.
+pub const SWEEP_CANDIDATES: usize = 64;
+/// Judging stops once a sweep has taken this long ...
+const SWEEP_TIME: Duration = Duration::from_millis(50);
+/// ... but never before this many candidates were judged (so progress never depends on
+/// the machine's load).
+const SWEEP_MIN_CANDIDATES: usize = 8;
+
+/// What one sweep did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SweepReport {
+    /// Names read from the directory.
+    pub names_read: usize,
+    /// True when reading stopped at [`SWEEP_NAMES`].
+    pub names_truncated: bool,
+    /// Names of ours among them.
+    pub candidates: usize,
+    /// Candidates judged this time.
+    pub judged: usize,
+    /// The dirs removed.
+    pub removed: Vec<String>,
 }
 
-#[cfg(not(unix))]
-fn owned_by_us(_meta: &std::fs::Metadata) -> bool {
-    // The temp dir is per-user on Windows.
-    true
+/// Up to `limit` of the `sorted` names that follow `cursor`, wrapping around to the first
+/// ones: successive sweeps that pass on the last name judged cover every candidate.
+pub fn window<'a>(sorted: &'a [String], cursor: &str, limit: usize) -> Vec<&'a String> {
+    let start = sorted.partition_point(|n| n.as_str() <= cursor);
+    sorted[start..]
+        .iter()
+        .chain(&sorted[..start])
+        .take(limit)
+        .collect()
 }
 
-/// Remove the dirs in `base` that dead processes of this library left behind. Returns the
-/// names removed. Best effort and quick: errors only mean a dir stays.
-pub fn sweep_stale(base: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(base) else {
-        return Vec::new();
+/// Where the next sweep of each directory starts: per process, first at a random name, so
+/// short-lived hosts that each sweep once still cover a large directory between them.
+fn cursors() -> &'static Mutex<HashMap<PathBuf, String>> {
+    static CURSORS: OnceLock<Mutex<HashMap<PathBuf, String>>> = OnceLock::new();
+    CURSORS.get_or_init(Mutex::default)
+}
+
+/// Remove dirs of `container` that dead processes of this library left behind, within a
+/// budget: at most [`SWEEP_NAMES`] names read and [`SWEEP_CANDIDATES`] of ours judged
+/// (fewer after [`SWEEP_TIME`]), starting after where the previous sweep of this process
+/// stopped; the rest is left to later starts. Best effort: errors only mean a dir stays.
+pub(crate) fn sweep_stale(container: &Dir) -> SweepReport {
+    let started = Instant::now();
+    let Ok((names, names_truncated)) = container.names(SWEEP_NAMES) else {
+        return SweepReport::default();
+    };
+    let mut ours: Vec<String> = names
+        .iter()
+        .filter_map(|n| n.to_str())
+        .filter(|n| is_our_dir_name(n))
+        .map(str::to_string)
+        .collect();
+    ours.sort_unstable();
+    let key = container.path().to_path_buf();
+    let cursor = {
+        let mut all = cursors().lock().unwrap_or_else(|p| p.into_inner());
+        all.entry(key.clone())
+            .or_insert_with(|| format!("{DATA_PREFIX}{}", ids::random_hex(6).unwrap_or_default()))
+            .clone()
+    };
+    let mut report = SweepReport {
+        names_read: names.len(),
+        names_truncated,
+        candidates: ours.len(),
+        ..SweepReport::default()
     };
     let me = std::process::id();
     let our_ns = pid_namespace();
-    let mut removed = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !is_our_dir_name(&name) {
-            continue;
+    let mut last = None;
+    for name in window(&ours, &cursor, SWEEP_CANDIDATES) {
+        if report.judged >= SWEEP_MIN_CANDIDATES && started.elapsed() > SWEEP_TIME {
+            break;
         }
-        let path = entry.path();
-        let Some(mark) = read_mark(&path) else {
+        report.judged += 1;
+        last = Some(name.clone());
+        let Some(mark) = read_mark(container, name) else {
             continue;
         };
         if mark.pid == me && mark.ns == our_ns {
             continue;
         }
         if is_stale(&mark, &probe(mark.pid), our_ns.as_deref())
-            && super::dirs::remove_dir_all_quiet(&path)
+            && super::dirs::remove_dir_all_quiet(&container.path().join(name))
         {
-            removed.push(name);
+            report.removed.push(name.clone());
         }
     }
-    removed
+    if let Some(last) = last {
+        cursors()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, last);
+    }
+    report
 }
 
 #[cfg(test)]
@@ -373,16 +428,120 @@ mod tests {
     }
 
     #[cfg(unix)]
-    #[test]
-    fn sweep_removes_only_dead_owners_dirs() {
+    fn container(path: &std::path::Path) -> Dir {
+        crate::safe_fs::open_container(path, "the temp dir", crate::safe_fs::Sharing::None).unwrap()
+    }
+
+    #[cfg(unix)]
+    fn scratch(tag: &str) -> PathBuf {
         let base = std::env::temp_dir().join(format!(
-            "adt-ls-sweep-test-{}",
+            "adt-ls-sweep-{tag}-{}",
             crate::process::ids::random_hex(4).unwrap()
         ));
         std::fs::create_dir_all(&base).unwrap();
+        base
+    }
+
+    #[cfg(unix)]
+    fn dead_pid() -> u32 {
         let mut dead = std::process::Command::new("true").spawn().unwrap();
-        let dead_pid = dead.id();
+        let pid = dead.id();
         dead.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn the_window_starts_after_the_cursor_and_wraps() {
+        let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        let got = |cursor, limit| -> Vec<&str> {
+            window(&names, cursor, limit)
+                .into_iter()
+                .map(String::as_str)
+                .collect()
+        };
+        assert_eq!(got("", 2), ["a", "b"]);
+        assert_eq!(got("b", 2), ["c", "d"]);
+        assert_eq!(got("bb", 2), ["c", "d"]);
+        assert_eq!(got("d", 3), ["e", "a", "b"]);
+        assert_eq!(got("z", 9), ["a", "b", "c", "d", "e"]);
+        assert!(window(&[], "x", 3).is_empty());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn successive_windows_cover_every_name(
+            set in proptest::collection::btree_set("[a-f0-9]{1,4}", 0..120),
+            limit in 1usize..40,
+            cursor in "[a-g0-9]{0,4}",
+        ) {
+            let sorted: Vec<String> = set.into_iter().collect();
+            let mut seen = std::collections::HashSet::new();
+            let mut cursor = cursor;
+            for _ in 0..sorted.len().div_ceil(limit) {
+                let got = window(&sorted, &cursor, limit);
+                proptest::prop_assert!(got.len() == limit.min(sorted.len()));
+                if let Some(last) = got.last() {
+                    cursor = (*last).clone();
+                }
+                seen.extend(got.into_iter().cloned());
+            }
+            proptest::prop_assert_eq!(seen.len(), sorted.len());
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_sweep_judges_a_bounded_number_of_dirs_and_the_next_goes_on() {
+        let base = scratch("budget");
+        let ns = pid_namespace();
+        let stale = mark(dead_pid(), Some(1), ns.as_deref()).render();
+        let total = SWEEP_CANDIDATES * 2 + 10;
+        for i in 0..total {
+            let dir = base.join(format!("adt-ls-{i:012x}"));
+            std::fs::create_dir(&dir).unwrap();
+            std::fs::write(dir.join(MARKER), &stale).unwrap();
+        }
+        let dir = container(&base);
+        let mut removed = std::collections::HashSet::new();
+        for _ in 0..total {
+            let report = sweep_stale(&dir);
+            assert!(report.judged <= SWEEP_CANDIDATES, "{report:?}");
+            assert!(report.judged >= SWEEP_MIN_CANDIDATES.min(report.candidates));
+            assert_eq!(report.candidates, total - removed.len());
+            for name in report.removed {
+                assert!(removed.insert(name), "removed twice");
+            }
+            if removed.len() == total {
+                break;
+            }
+        }
+        assert_eq!(
+            removed.len(),
+            total,
+            "later sweeps go on where the last stopped"
+        );
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_sweep_reads_a_bounded_number_of_names() {
+        let base = scratch("names");
+        for i in 0..SWEEP_NAMES + 5 {
+            std::fs::create_dir(base.join(format!("x{i}"))).unwrap();
+        }
+        let report = sweep_stale(&container(&base));
+        assert_eq!(report.names_read, SWEEP_NAMES);
+        assert!(report.names_truncated);
+        assert_eq!(report.candidates, 0);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sweep_removes_only_dead_owners_dirs() {
+        let base = scratch("test");
+        let dead_pid = dead_pid();
         let make = |name: &str, marker: Option<String>| {
             let dir = base.join(name);
             std::fs::create_dir(&dir).unwrap();
@@ -410,8 +569,9 @@ mod tests {
         let mine = make("adt-ls-000000000004", Some(OwnerMark::current().render()));
         let unmarked = make("adt-ls-000000000003", None);
         let foreign_name = make("something-else", Some(mark(dead_pid, None, None).render()));
-        let removed = sweep_stale(&base);
-        assert_eq!(removed, vec!["adt-ls-client-00000001".to_string()]);
+        let report = sweep_stale(&container(&base));
+        assert_eq!(report.removed, vec!["adt-ls-client-00000001".to_string()]);
+        assert_eq!((report.candidates, report.judged), (4, 4));
         assert!(!stale.exists());
         assert!(live.exists() && unmarked.exists() && foreign_name.exists() && mine.exists());
         let _ = alive.kill();

@@ -6,14 +6,17 @@
 //! Unix: the socket `lsp.sock` in a fresh private dir `<tmp>/adt-ls-pipe-<12hex>` (0700
 //! from creation, so under any umask no other uid can even reach it). The path is kept
 //! short because macOS limits `sun_path` to 104 bytes (Linux 108; a longer path makes
-//! adt-lsc never connect): when `<tmp>` is too long the dir goes to `/tmp`. Windows: the
+//! adt-lsc never connect): when `<tmp>` is too long the dir goes to `/tmp` (or
+//! `$XDG_RUNTIME_DIR`), whichever can be trusted. Windows: the
 //! named pipe `\\.\pipe\adt-ls-<12hex>`, created as the first instance of its name, refusing
 //! remote clients, with a DACL for the current user only
 //! ([`win_pipe_security`](super::win_pipe_security)).
 
+use super::host::HostEnv;
 use super::ids;
 use crate::error::{Error, Result};
 use crate::lsp::DirectWriter;
+use crate::safe_fs::Dir;
 use std::path::{Path, PathBuf};
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -49,32 +52,40 @@ pub struct PipeListener {
     server: Option<tokio::net::windows::named_pipe::NamedPipeServer>,
 }
 
-/// Where the socket dir goes: `temp_dir`, or `/tmp` when a socket path under `temp_dir`
-/// would be too long.
-pub fn socket_base(temp_dir: &Path) -> PathBuf {
+/// Whether a socket dir in `base` keeps the socket path within `sun_path`.
+pub fn socket_fits(base: &Path) -> bool {
     #[cfg(unix)]
     {
         // `<base>/adt-ls-pipe-<12hex>/lsp.sock`
         let suffix = 1 + super::owner::PIPE_PREFIX.len() + 12 + 1 + SOCKET_NAME.len();
-        if temp_dir.as_os_str().len() + suffix > MAX_SOCKET_PATH {
-            return PathBuf::from("/tmp");
-        }
+        base.as_os_str().len() + suffix <= MAX_SOCKET_PATH
     }
-    temp_dir.to_path_buf()
+    #[cfg(not(unix))]
+    {
+        let _ = base;
+        true
+    }
+}
+
+/// Where the socket dir goes: the trusted temp dir, or when a socket path under it would
+/// be too long, `/tmp` or `$XDG_RUNTIME_DIR` (whichever fits and can be trusted).
+pub(crate) fn socket_base(temp: &Dir, host: &HostEnv) -> Result<Dir> {
+    crate::safe_fs::temp::socket_container(temp, host, socket_fits)
 }
 
 impl PipeListener {
-    /// Choose a fresh address (a socket in a private dir under `temp_dir` on Unix) and
-    /// listen on it. The dir is recorded for the exit-time cleanup.
-    pub fn bind(temp_dir: &Path) -> Result<PipeListener> {
+    /// Choose a fresh address (a socket in a private dir created in `base`, see
+    /// [`socket_base`], on Unix) and listen on it. The dir is recorded for the exit-time
+    /// cleanup.
+    pub(crate) fn bind(base: &Dir) -> Result<PipeListener> {
         let id = ids::short_id()?;
-        Self::bind_id(temp_dir, &id)
+        Self::bind_id(base, &id)
     }
 
     #[cfg(unix)]
-    fn bind_id(temp_dir: &Path, id: &str) -> Result<PipeListener> {
-        let dir = socket_base(temp_dir).join(format!("{}{id}", super::owner::PIPE_PREFIX));
-        super::dirs::create_owned_dir(&dir)?;
+    fn bind_id(base: &Dir, id: &str) -> Result<PipeListener> {
+        let name = format!("{}{id}", super::owner::PIPE_PREFIX);
+        let dir = super::dirs::create_owned_dir(base, &name)?;
         let path = dir.join(SOCKET_NAME);
         match tokio::net::UnixListener::bind(&path) {
             Ok(listener) => Ok(PipeListener {
@@ -90,7 +101,7 @@ impl PipeListener {
     }
 
     #[cfg(windows)]
-    fn bind_id(_temp_dir: &Path, id: &str) -> Result<PipeListener> {
+    fn bind_id(_base: &Dir, id: &str) -> Result<PipeListener> {
         let address = format!(r"\\.\pipe\adt-ls-{id}");
         let server = create_instance(&address, true)
             .map_err(|e| e.prefixed(&format!("listen {address}: ")))?;
@@ -242,22 +253,37 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+    fn temp() -> Dir {
+        crate::safe_fs::open_container(
+            &std::env::temp_dir(),
+            "the temp dir",
+            crate::safe_fs::Sharing::None,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn long_temp_dirs_fall_back_to_tmp() {
-        let short = Path::new("/var/tmp");
-        assert_eq!(socket_base(short), PathBuf::from("/var/tmp"));
-        let long = PathBuf::from(format!("/{}", "x".repeat(80)));
-        assert_eq!(socket_base(&long), PathBuf::from("/tmp"));
+        assert!(socket_fits(Path::new("/var/tmp")));
+        assert!(!socket_fits(&PathBuf::from(format!("/{}", "x".repeat(80)))));
         // The longest kept base still fits sun_path.
         let edge = PathBuf::from(format!("/{}", "y".repeat(103 - 34 - 1)));
-        assert_eq!(socket_base(&edge), edge);
+        assert!(socket_fits(&edge));
         let listener_path = edge.join("adt-ls-pipe-0123456789ab").join(SOCKET_NAME);
         assert_eq!(listener_path.as_os_str().len(), MAX_SOCKET_PATH);
+        let long = PathBuf::from(format!("/tmp/{}", "z".repeat(90)));
+        std::fs::create_dir_all(&long).unwrap();
+        let long_dir =
+            crate::safe_fs::open_container(&long, "the temp dir", crate::safe_fs::Sharing::None)
+                .unwrap();
+        let base = socket_base(&long_dir, &HostEnv::default()).unwrap();
+        assert_eq!(base.path(), std::fs::canonicalize("/tmp").unwrap());
+        std::fs::remove_dir_all(&long).unwrap();
     }
 
     #[tokio::test]
     async fn socket_lives_in_a_private_dir_and_only_our_own_tree_gets_in() {
-        let mut listener = PipeListener::bind(&std::env::temp_dir()).unwrap();
+        let mut listener = PipeListener::bind(&temp()).unwrap();
         let address = listener.address().to_string();
         let dir = listener.dir().unwrap().to_path_buf();
         assert!(address.len() <= MAX_SOCKET_PATH);
@@ -292,7 +318,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_child_itself_wins_and_later_ones_are_dropped() {
-        let mut listener = PipeListener::bind(&std::env::temp_dir()).unwrap();
+        let mut listener = PipeListener::bind(&temp()).unwrap();
         let address = listener.address().to_string();
         let dir = listener.dir().unwrap().to_path_buf();
         let client = tokio::spawn({

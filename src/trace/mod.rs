@@ -59,7 +59,10 @@ pub struct Tracer {
 impl Tracer {
     /// Open (create 0600, or append to) `path` and write the session's header line.
     pub fn open(path: &Path) -> Result<Arc<Tracer>> {
-        let file = TraceFile::open(path)?;
+        Self::over(TraceFile::open(path)?)
+    }
+
+    fn over(file: TraceFile) -> Result<Arc<Tracer>> {
         let tracer = Tracer {
             session: crate::process::ids::short_id()?,
             started: Instant::now(),

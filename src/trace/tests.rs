@@ -96,7 +96,10 @@ fn a_new_file_is_owner_only_and_an_existing_one_is_appended_to() {
 #[test]
 fn a_failed_write_is_logged_once_and_stops_tracing() {
     crate::log::testing::capture_logs();
-    let tracer = Tracer::open(Path::new("/dev/full")).unwrap();
+    // /dev/full itself is refused as a trace file (a device); held open, every write fails.
+    let full = Path::new("/dev/full");
+    let file = std::fs::OpenOptions::new().append(true).open(full).unwrap();
+    let tracer = Tracer::over(super::writer::TraceFile::from_file(full, file)).unwrap();
     assert!(!tracer.is_open(), "the header write already failed");
     tracer.lsp(Direction::Out, br#"{"jsonrpc":"2.0","method":"x"}"#);
     let warned = crate::log::testing::logged(crate::log::Level::Warn, "/dev/full");

@@ -1,10 +1,13 @@
 //! The trace file: created owner-only (0600) when new, appended to otherwise, written
-//! through (one `write` per line, nothing buffered in the engine). The first failed write is
-//! logged and closes the file for good, so a full disk never reaches the client.
+//! through (one `write` per line, nothing buffered in the engine). It is opened through
+//! [`safe_fs`](crate::safe_fs): never through a link, never blocking on a FIFO, and refused
+//! when it is another user's, writable by others, or in a directory others could swap it
+//! in. The first failed write is logged and closes the file for good, so a full disk never
+//! reaches the client.
 
-use crate::error::{Error, Result};
+use crate::error::{codes, Error, Result};
 use crate::log;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,24 +21,32 @@ pub struct TraceFile {
 
 impl TraceFile {
     pub fn open(path: &Path) -> Result<TraceFile> {
-        let mut options = OpenOptions::new();
-        options.create(true).append(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let file = options.open(path).map_err(|e| {
-            Error::new(format!(
-                "cannot open the trace file {}: {e}",
-                path.display()
-            ))
+        let file = crate::safe_fs::open_append(path, "the trace file").map_err(|e| {
+            if e.has_code(codes::UNSAFE_PATH) {
+                return e;
+            }
+            let message = format!(
+                "cannot open the trace file {}: {}",
+                path.display(),
+                e.message
+            );
+            Error { message, ..e }
         })?;
         Ok(TraceFile {
             path: path.to_path_buf(),
             file: Mutex::new(Some(file)),
             open: AtomicBool::new(true),
         })
+    }
+
+    /// A trace over an already open file (tests: a device that fails every write).
+    #[cfg(all(test, target_os = "linux"))]
+    pub(super) fn from_file(path: &Path, file: File) -> TraceFile {
+        TraceFile {
+            path: path.to_path_buf(),
+            file: Mutex::new(Some(file)),
+            open: AtomicBool::new(true),
+        }
     }
 
     pub fn is_open(&self) -> bool {
