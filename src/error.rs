@@ -97,6 +97,12 @@ pub mod codes {
     pub const UNCATEGORIZED: &str = "ERR_ADT_LS";
     /// Any other TLS failure (bad CA file, protocol error...).
     pub const TLS: &str = "ERR_TLS";
+    /// Text edits that cannot be applied: a range that starts after its end, or two edits
+    /// that overlap (LSP forbids both).
+    pub const INVALID_TEXT_EDIT: &str = "ERR_INVALID_TEXT_EDIT";
+    /// Semantic tokens whose decoding would name more legend modifiers than the cap allows
+    /// (a legend longer than 32 modifiers repeats per bit).
+    pub const SEMANTIC_TOKENS_TOO_LARGE: &str = "ERR_SEMANTIC_TOKENS_TOO_LARGE";
 }
 
 impl Error {

@@ -254,6 +254,19 @@ pub fn opt_json(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<O
     json::from_js(env, v).map_err(|_| wrong(env, Some(&v), path, "a JSON-serialisable value"))
 }
 
+/// Same as [`opt_json`], as the JSON text (not parsed), for callers that parse it straight
+/// into their own types.
+pub fn opt_json_text(
+    env: &Env,
+    value: Option<Unknown>,
+    path: &str,
+) -> EngineResult<Option<String>> {
+    let Some(v) = value else {
+        return Ok(None);
+    };
+    json::stringify(env, v).map_err(|_| wrong(env, Some(&v), path, "a JSON-serialisable value"))
+}
+
 /// `obj[key]` (absent when reading throws, e.g. a getter that throws).
 pub fn property<'e>(obj: &Object<'e>, key: &str) -> Option<Unknown<'e>> {
     obj.get::<Unknown>(key).ok().flatten()
