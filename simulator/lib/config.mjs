@@ -55,6 +55,7 @@ export const ENV_KNOBS = Object.freeze({
   ADTLS_SIM_QUIET: ['quiet', 'bool'],
   ADTLS_SIM_REFERENCES_HANG: ['referencesHang', 'list'],
   ADTLS_SIM_REFERENCES_ERROR: ['referencesError', 'list'],
+  ADTLS_SIM_LSP_RESULTS: ['lspResults', 'json'],
   ADTLS_SIM_TRACE: ['trace', 'string'],
   ADTLS_SIM_TRACE_REDACT: ['traceRedact', 'bool'],
 });
@@ -89,6 +90,7 @@ export function defaultConfig() {
     quiet: false,
     referencesHang: [],
     referencesError: [],
+    lspResults: undefined,
     trace: undefined,
     traceRedact: false,
     modes: [],
