@@ -175,7 +175,9 @@ pub fn opt_strings(
         .coerce_to_object()
         .map_err(|_| wrong(env, Some(&v), path, "an array of strings"))?;
     let len = array.get_array_length().unwrap_or(0);
-    let mut out = Vec::with_capacity(len as usize);
+    // Grown as elements are read, not sized by `length`: a sparse `[]` whose `length` is
+    // 2**32 - 1 would ask for 100 GB up front (the first hole fails the loop at once).
+    let mut out = Vec::new();
     for i in 0..len {
         let item = array.get_element::<Unknown>(i).ok();
         out.push(string(env, item, &format!("{path}[{i}]"))?);
