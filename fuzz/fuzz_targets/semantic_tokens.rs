@@ -50,7 +50,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let (decoded, peak) = peak_heap(|| decode_semantic_tokens(Some(&numbers), &legend));
     let data_bytes = numbers.len() * std::mem::size_of::<i64>();
-    assert!(peak <= heap_budget(data_bytes), "decoding used {peak} heap bytes");
+    assert!(
+        peak <= heap_budget(data_bytes),
+        "decoding used {peak} heap bytes"
+    );
     let tokens = numbers.len() / 5;
     let limit = tokens * 32 + MODIFIER_NAME_ALLOWANCE;
     let count = legend.token_modifiers.len();
@@ -90,7 +93,10 @@ fuzz_target!(|data: &[u8]| {
                     break;
                 }
             }
-            assert!(names > limit, "{names} names refused under the limit {limit}");
+            assert!(
+                names > limit,
+                "{names} names refused under the limit {limit}"
+            );
         }
     }
 });

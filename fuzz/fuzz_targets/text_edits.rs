@@ -31,7 +31,9 @@ fn number(byte: u8) -> i64 {
 
 fn parse(data: &[u8]) -> (Vec<u16>, Vec<TextEdit>) {
     let split = data.iter().position(|b| *b == 0xFF).unwrap_or(data.len());
-    let text: Vec<u16> = String::from_utf8_lossy(&data[..split]).encode_utf16().collect();
+    let text: Vec<u16> = String::from_utf8_lossy(&data[..split])
+        .encode_utf16()
+        .collect();
     let mut rest = data.get(split + 1..).unwrap_or_default();
     let mut edits = Vec::new();
     while rest.len() >= 5 {
@@ -56,7 +58,11 @@ fn parse(data: &[u8]) -> (Vec<u16>, Vec<TextEdit>) {
 /// The reference's position → offset mapping on the original text.
 fn offset(text: &[u16], p: Position) -> usize {
     let starts: Vec<usize> = std::iter::once(0)
-        .chain((0..text.len()).filter(|&i| text[i] == u16::from(b'\n')).map(|i| i + 1))
+        .chain(
+            (0..text.len())
+                .filter(|&i| text[i] == u16::from(b'\n'))
+                .map(|i| i + 1),
+        )
         .collect();
     let Ok(line) = usize::try_from(p.line) else {
         return 0;
@@ -105,14 +111,20 @@ fn invalid(spans: &[(usize, usize)]) -> Option<&'static str> {
 fuzz_target!(|data: &[u8]| {
     let (text, edits) = parse(data);
     let (outcome, peak) = peak_heap(|| apply_text_edits_utf16(&text, &edits));
-    assert!(peak <= budget(data.len()), "applying used {peak} heap bytes");
+    assert!(
+        peak <= budget(data.len()),
+        "applying used {peak} heap bytes"
+    );
     let spans: Vec<(usize, usize)> = edits
         .iter()
         .map(|e| (offset(&text, e.range.start), offset(&text, e.range.end)))
         .collect();
     match (outcome, invalid(&spans)) {
         (Ok(out), None) => {
-            let inserted: usize = edits.iter().map(|e| e.new_text.encode_utf16().count()).sum();
+            let inserted: usize = edits
+                .iter()
+                .map(|e| e.new_text.encode_utf16().count())
+                .sum();
             assert!(out.len() <= text.len() + inserted);
             let (mut ordered, inserts): (Vec<_>, Vec<_>) =
                 edits.iter().zip(&spans).partition(|(_, (a, b))| a < b);
