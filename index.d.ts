@@ -608,9 +608,15 @@ export interface AdtLsLaunchOptions {
 
 /**
  * Apply LSP text edits to a text and return the result (pure). Positions are 0-based and count
- * UTF-16 code units, like JavaScript string indices; edits are applied from the last to the
- * first, so one never shifts another (they must not overlap, as LSP requires).
+ * UTF-16 code units, like JavaScript string indices; each position is clamped to the text (a
+ * line past the last means its end). All edits refer to the original text, so one never
+ * shifts another; several insertions at one position appear last-given first, as in 0.5.0.
+ * Applied in one pass: time and output grow with the text plus the edits.
  * `navigation.format` uses it on adt-ls's `textDocument/formatting` edits.
+ *
+ * @throws Error `edits[<i>] starts after its end (…): a TextEdit range must not be reversed`
+ * or `edits[<i>] and edits[<j>] overlap: LSP text edits must not overlap` (code
+ * `ERR_INVALID_TEXT_EDIT`, with `editIndex` and, for an overlap, `otherEditIndex`)
  *
  * @example
  * ```ts
@@ -1044,7 +1050,13 @@ export interface DecodedToken {
  * delta-encoded 5-tuples `[Δline, Δstart, length, typeIndex, modifierBits]`) into tokens with
  * absolute 0-based positions and the legend's type and modifier names (pure). `undefined`
  * gives `[]`; a trailing incomplete tuple is ignored. `navigation.semanticTokens` uses it with
- * the legend adt-ls advertised in `initialize`.
+ * the legend adt-ls advertised in `initialize`. Each legend name is one string, shared by every
+ * token that names it.
+ *
+ * @throws Error `the decoded semantic tokens would hold <n> modifier names, more than the <limit>
+ * allowed …` (code `ERR_SEMANTIC_TOKENS_TOO_LARGE`) past 32 modifier names per token plus
+ * 1,048,576 in all: only a legend of more than 32 modifiers gets there (modifier bit `b` names
+ * entries `b`, `b + 32`, …)
  */
 export declare function decodeSemanticTokens(data: number[] | undefined, legend: SemanticTokensLegend): DecodedToken[]
 

@@ -118,6 +118,12 @@ pub mod codes {
     /// (a link, a FIFO, another user's, writable by others, in a shared dir without the
     /// sticky bit); `path` and `reason` say which and why.
     pub const UNSAFE_PATH: &str = "ERR_UNSAFE_PATH";
+    /// Text edits that cannot be applied: a range that starts after its end, or two edits
+    /// that overlap (LSP forbids both).
+    pub const INVALID_TEXT_EDIT: &str = "ERR_INVALID_TEXT_EDIT";
+    /// Semantic tokens whose decoding would name more legend modifiers than the cap allows
+    /// (a legend longer than 32 modifiers repeats per bit).
+    pub const SEMANTIC_TOKENS_TOO_LARGE: &str = "ERR_SEMANTIC_TOKENS_TOO_LARGE";
 }
 
 impl Error {

@@ -56,6 +56,7 @@ export const ENV_KNOBS = Object.freeze({
   ADTLS_SIM_REFERENCES_HANG: ['referencesHang', 'list'],
   ADTLS_SIM_REFERENCES_ERROR: ['referencesError', 'list'],
   ADTLS_SIM_UNFILTERABLE_TYPES: ['unfilterableTypes', 'list'],
+  ADTLS_SIM_LSP_RESULTS: ['lspResults', 'json'],
   ADTLS_SIM_TRACE: ['trace', 'string'],
   ADTLS_SIM_TRACE_REDACT: ['traceRedact', 'bool'],
 });
@@ -91,6 +92,7 @@ export function defaultConfig() {
     referencesHang: [],
     referencesError: [],
     unfilterableTypes: [],
+    lspResults: undefined,
     trace: undefined,
     traceRedact: false,
     modes: [],

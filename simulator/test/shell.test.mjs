@@ -377,6 +377,7 @@ describe('configuration', SUITE, () => {
       ADTLS_SIM_REFERENCES_HANG: 'CL_ABAP_TYPEDESCR, zcl_x',
       ADTLS_SIM_MCP_EXPIRE_SESSION_AFTER: '2',
       ADTLS_SIM_LOGON_INPUT: 'socket',
+      ADTLS_SIM_LSP_RESULTS: '{"textDocument/formatting":[]}',
     });
     assert.equal(config.version, '1.0.1.202606111342');
     assert.equal(config.echoPipe, true);
@@ -384,6 +385,7 @@ describe('configuration', SUITE, () => {
     assert.deepEqual(config.referencesHang, ['CL_ABAP_TYPEDESCR', 'zcl_x']);
     assert.deepEqual(config.mcp, { expireSessionAfter: 2 });
     assert.deepEqual(config.logon, { input: 'socket' });
+    assert.deepEqual(config.lspResults, { 'textDocument/formatting': [] });
     assert.throws(() => loadConfig({ ADTLS_SIM_MODE: 'nope' }), /Unknown simulator mode "nope"/);
     assert.throws(() => loadConfig({ ADTLS_SIM_CRASH_AFTER: 'x' }), /must be an integer/);
   });
@@ -410,6 +412,23 @@ async function inProcess(configPatch = {}) {
     },
   };
 }
+
+describe('compromised adt-ls', SUITE, () => {
+  test('lspResults answers the configured methods with the configured results, as they are', async () => {
+    const reversed = [{ range: { start: { line: 0, character: 3 }, end: { line: 0, character: 1 } }, newText: 'X' }];
+    const s = await inProcess({ lspResults: { 'textDocument/formatting': reversed, 'textDocument/semanticTokens/full': { data: [0, 0, 1, 0, -1] } } });
+    try {
+      // Answered without an open document, like a peer that ignores the protocol.
+      const doc = { textDocument: { uri: 'abap:/repotree-v1/A4H/src/zcl_none.clas.abap' } };
+      assert.deepEqual(await s.client.sendRequest('textDocument/formatting', { ...doc, options: {} }), reversed);
+      assert.deepEqual(await s.client.sendRequest('textDocument/semanticTokens/full', doc), { data: [0, 0, 1, 0, -1] });
+      // Other methods keep their simulated behaviour.
+      await assert.rejects(s.client.sendRequest('textDocument/documentSymbol', doc), /not open/);
+    } finally {
+      s.close();
+    }
+  });
+});
 
 describe('native adtLs/* forwarding', SUITE, () => {
   test('forwards params to the backend of the destination and keeps backend errors', async () => {

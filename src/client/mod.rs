@@ -34,6 +34,7 @@ mod versions;
 pub use transport::DiffPaging;
 
 pub use args::Args;
+pub use navigation::{TokensReply, SEMANTIC_TOKENS_METHOD};
 pub use options::{ClientOptions, ConnectionOptions, Probe};
 pub use state::Health;
 

@@ -25,7 +25,7 @@ pub use format::format;
 pub use hierarchy::type_hierarchy;
 pub use queries::{check_syntax, document_symbols};
 pub use references::find_references;
-pub use tokens::semantic_tokens;
+pub use tokens::{semantic_tokens, TokensReply, SEMANTIC_TOKENS_METHOD};
 
 /// `goToDefinition(ref, locator)`: `textDocument/definition` at the locator.
 pub fn go_to_definition(client: &Client, a: Args) -> BoxFuture<Result<Value>> {

@@ -175,7 +175,9 @@ pub fn opt_strings(
         .coerce_to_object()
         .map_err(|_| wrong(env, Some(&v), path, "an array of strings"))?;
     let len = array.get_array_length().unwrap_or(0);
-    let mut out = Vec::with_capacity(len as usize);
+    // Grown as elements are read, not sized by `length`: a sparse `[]` whose `length` is
+    // 2**32 - 1 would ask for 100 GB up front (the first hole fails the loop at once).
+    let mut out = Vec::new();
     for i in 0..len {
         let item = array.get_element::<Unknown>(i).ok();
         out.push(string(env, item, &format!("{path}[{i}]"))?);
@@ -252,6 +254,19 @@ pub fn opt_json(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<O
         return Ok(None);
     };
     json::from_js(env, v).map_err(|_| wrong(env, Some(&v), path, "a JSON-serialisable value"))
+}
+
+/// Same as [`opt_json`], as the JSON text (not parsed), for callers that parse it straight
+/// into their own types.
+pub fn opt_json_text(
+    env: &Env,
+    value: Option<Unknown>,
+    path: &str,
+) -> EngineResult<Option<String>> {
+    let Some(v) = value else {
+        return Ok(None);
+    };
+    json::stringify(env, v).map_err(|_| wrong(env, Some(&v), path, "a JSON-serialisable value"))
 }
 
 /// `obj[key]` (absent when reading throws, e.g. a getter that throws).

@@ -13,7 +13,9 @@ use super::strategies;
 use super::timeouts::timeout_prop;
 use super::values::Json;
 use crate::client::registry::render::CallOptionsAt;
-use crate::client::{Args, Client, ClientOptions, ConnectionOptions, Health, Probe};
+use crate::client::{
+    Args, Client, ClientOptions, ConnectionOptions, Health, Probe, SEMANTIC_TOKENS_METHOD,
+};
 use crate::error::{codes, Error as EngineError};
 use crate::option_keys;
 use napi::bindgen_prelude::*;
@@ -204,9 +206,28 @@ fn method_fn<'env>(
             opts,
             method,
             move || super::progress::run(progress, || client.call_holding(method, args, held)),
-            |_, v| Ok(Json(v)),
+            move |_, value| Ok(MethodResult { method, value }),
         )
+        .map(Settling::typed)
     })
+}
+
+/// A client method's result for JS: JSON through JSON.parse, except the semantic tokens,
+/// whose objects are built around shared legend strings ([`super::semantic_tokens`]).
+struct MethodResult {
+    method: &'static str,
+    value: Option<Value>,
+}
+
+impl ToNapiValue for MethodResult {
+    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
+        match val.value {
+            Some(v) if val.method == SEMANTIC_TOKENS_METHOD => {
+                super::semantic_tokens::navigation_result(&Env::from_raw(env), &v)
+            }
+            value => unsafe { Json::to_napi_value(env, Json(value)) },
+        }
+    }
 }
 
 fn health_json(h: &Health) -> Value {

@@ -62,18 +62,26 @@ fn json_fn(env: &Env, pick: fn(&JsonFns) -> &RawRef) -> Result<(sys::napi_value,
 /// Serialise a JS value; `None` when JSON.stringify yields `undefined` (undefined, a
 /// function, a symbol).
 pub fn from_js(env: &Env, value: Unknown) -> Result<Option<Value>> {
+    match stringify(env, value)? {
+        Some(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| Error::new(Status::InvalidArg, format!("value is not JSON: {e}"))),
+        None => Ok(None),
+    }
+}
+
+/// `JSON.stringify(value)` as a string, for callers that parse it straight into their own
+/// types; `None` when it yields `undefined`.
+pub fn stringify(env: &Env, value: Unknown) -> Result<Option<String>> {
     if matches!(value.get_type()?, ValueType::Undefined) {
         return Ok(None);
     }
     let (json, stringify) = json_fn(env, |f| &f.stringify)?;
     let out = call::call(env, json, stringify, &[value.raw()])?;
     match out.get_type()? {
-        ValueType::String => {
-            let text: String = unsafe { String::from_napi_value(env.raw(), out.raw())? };
-            serde_json::from_str(&text)
-                .map(Some)
-                .map_err(|e| Error::new(Status::InvalidArg, format!("value is not JSON: {e}")))
-        }
+        ValueType::String => Ok(Some(unsafe {
+            String::from_napi_value(env.raw(), out.raw())?
+        })),
         _ => Ok(None),
     }
 }
@@ -107,7 +115,7 @@ pub fn text_to_js<'env>(env: &'env Env, text: &str) -> Result<Unknown<'env>> {
 }
 
 /// A JS string with the contents of `text`, copied once by the engine.
-fn js_string(env: &Env, text: &str) -> Result<napi::sys::napi_value> {
+pub(super) fn js_string(env: &Env, text: &str) -> Result<napi::sys::napi_value> {
     let mut value = std::ptr::null_mut();
     let (ptr, len) = (text.as_ptr().cast(), text.len());
     let status = unsafe {

@@ -28,6 +28,7 @@ mod progress;
 mod raw_ref;
 mod requester;
 mod runtime;
+mod semantic_tokens;
 mod settle;
 mod strategies;
 mod timeouts;

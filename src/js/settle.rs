@@ -283,7 +283,7 @@ fn settle_one(env: &Env, deferred: sys::napi_deferred, finish: Finish, outcome: 
     }
 }
 
-fn check(status: sys::napi_status) -> Result<()> {
+pub(super) fn check(status: sys::napi_status) -> Result<()> {
     if status == sys::Status::napi_ok {
         Ok(())
     } else {

@@ -40,6 +40,9 @@ export function createDispatcher(connection, ctx) {
     // Gates first: real adt-ls has every adtLs/* method, even those another module serves.
     const gate = gateError(ctx, method);
     if (gate) throw gate;
+    // A compromised adt-ls (config.lspResults): this method's answer is the configured value.
+    const forged = ctx.config?.lspResults;
+    if (forged && Object.hasOwn(forged, method)) return forged[method];
     const handler = handlers.get(method);
     if (!handler) throw new ResponseError(METHOD_NOT_FOUND, `Unhandled method ${method}`);
     try {

@@ -1,6 +1,7 @@
 //! `format(ref, {tabSize?, insertSpaces?})` (docs/wire.md#navigation): adt-ls's pretty printer
 //! (`textDocument/formatting`, registered by adt-ls per document on didOpen) and its edits
-//! applied to the source read for the call.
+//! applied to the source read for the call; edits that cannot be applied (a reversed range,
+//! overlapping ranges) reject with `ERR_INVALID_TEXT_EDIT` instead of a corrupted source.
 
 use super::documents::{document_of, with_open_document};
 use super::text_document;
@@ -40,7 +41,10 @@ pub fn format(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
                         "textDocument/formatting returned malformed edits: {e}"
                     ))
                 })?;
-                Ok(json!({"formatted": apply_text_edits(&text, &parsed), "edits": edits}))
+                let formatted = apply_text_edits(&text, &parsed).map_err(|e| {
+                    e.into_error("textDocument/formatting returned edits that cannot be applied: ")
+                })?;
+                Ok(json!({"formatted": formatted, "edits": edits}))
             }
         })
         .await
