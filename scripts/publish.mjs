@@ -31,7 +31,8 @@ const { values: opts } = parseArgs({
 const dryRun = opts['dry-run'];
 
 function npm(args, env = process.env) {
-  const run = spawnSync('npm', args, { cwd: root, env, encoding: 'utf8', timeout: STEP_MS });
+  const quiet = { ...env, npm_config_update_notifier: 'false' };
+  const run = spawnSync('npm', args, { cwd: root, env: quiet, encoding: 'utf8', timeout: STEP_MS });
   if (run.error) throw run.error;
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
