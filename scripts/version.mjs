@@ -41,7 +41,9 @@ try {
   const lockPath = join(root, 'package-lock.json');
   if (existsSync(lockPath)) {
     const lock = readJson(lockPath);
-    lock.packages[''] = { ...lock.packages[''], version, optionalDependencies };
+    // npm keeps the lockfile's dependency maps sorted by name.
+    const sorted = Object.fromEntries(Object.entries(optionalDependencies).sort(([a], [b]) => a.localeCompare(b)));
+    lock.packages[''] = { ...lock.packages[''], version, optionalDependencies: sorted };
     if (lock.packages.simulator) lock.packages.simulator.version = version;
     writeJson(lockPath, lock);
   }
