@@ -188,9 +188,20 @@ mod tests {
     use super::super::elf::testing::{elf64, Spec};
     use super::*;
 
-    fn put(dir: &Path, name: &str, spec: Spec) -> PathBuf {
+    /// An ELF object `dir/name` needing `needed`, with `runpath`.
+    fn put(
+        dir: &Path,
+        name: &str,
+        needed: &[&'static str],
+        runpath: Option<&'static str>,
+    ) -> PathBuf {
         std::fs::create_dir_all(dir).unwrap();
         let path = dir.join(name);
+        let spec = Spec {
+            needed: needed.to_vec(),
+            runpath,
+            ..Default::default()
+        };
         std::fs::write(&path, elf64(&spec)).unwrap();
         path
     }
@@ -202,49 +213,28 @@ mod tests {
             crate::process::ids::random_hex(6).unwrap()
         ));
         let sys = t.join("sys");
-        put(&sys, "libc.so.6", Spec::default());
-        put(
-            &sys,
-            "libgtk-3.so.0",
-            Spec {
-                needed: vec!["libc.so.6", "libgone.so.1"],
-                ..Default::default()
-            },
-        );
+        put(&sys, "libc.so.6", &[], None);
+        put(&sys, "libgtk-3.so.0", &["libc.so.6", "libgone.so.1"], None);
         let install = t.join("install");
         let exe = put(
             &install,
             "adt-ls",
-            Spec {
-                needed: vec!["libc.so.6", "libgtk-3.so.0", "libX11.so.6"],
-                ..Default::default()
-            },
+            &["libc.so.6", "libgtk-3.so.0", "libX11.so.6"],
+            None,
         );
         let jre = install.join("plugins/com.sap.adt.jvm.x/jre/lib");
-        put(
-            &jre.join("server"),
-            "libjvm.so",
-            Spec {
-                needed: vec!["libc.so.6"],
-                ..Default::default()
-            },
-        );
+        put(&jre.join("server"), "libjvm.so", &["libc.so.6"], None);
         put(
             &jre,
             "libjava.so",
-            Spec {
-                needed: vec!["libjvm.so", "libc.so.6"],
-                runpath: Some("$ORIGIN"),
-                ..Default::default()
-            },
+            &["libjvm.so", "libc.so.6"],
+            Some("$ORIGIN"),
         );
         put(
             &jre,
             "libjsound.so",
-            Spec {
-                needed: vec!["libasound.so.2", "libX11.so.6"],
-                ..Default::default()
-            },
+            &["libasound.so.2", "libX11.so.6"],
+            None,
         );
         std::fs::write(install.join("plugins/readme.so.txt"), "not elf").unwrap();
 
