@@ -72,41 +72,8 @@ pub async fn run(doctor: &DoctorArgs, host: &HostEnv, runtime_info: &RuntimeInfo
     };
     let found = adt_ls::examine(&opts);
     checks.extend(found.checks);
-    let libraries_section = match &found.winner {
-        Some(bin) => {
-            let (section, check) = libraries_of(bin, host, doctor.timeout).await;
-            checks.push(check);
-            section
-        }
-        None => Value::Null,
-    };
-    let needs_jre = doctor.url.is_some() && (doctor.self_signed || !doctor.extra_ca.is_empty());
-    let (mut jre_section, cacerts) = match &found.winner {
-        Some(bin) => {
-            let bin = bin.clone();
-            let jre = tokio::task::spawn_blocking(move || jre::examine(&bin, needs_jre)).await;
-            match jre {
-                Ok(j) => {
-                    checks.extend(j.checks);
-                    (j.section, j.trusted)
-                }
-                Err(_) => (Value::Null, Vec::new()),
-            }
-        }
-        None => {
-            checks.push(Check::skip("jre", "not run: no adt-ls binary was found"));
-            (Value::Null, Vec::new())
-        }
-    };
-    if let Some(bin) = &found.winner {
-        let (java, check) = java::examine(bin, host, doctor.timeout).await;
-        checks.push(check);
-        if let Value::Object(map) = &mut jre_section {
-            map.insert("java".into(), java);
-        }
-    }
-    let (directories, dir_checks) = directories(doctor, host).await;
-    checks.extend(dir_checks);
+    let local = local_checks(found.winner.as_deref(), doctor, host, &mut checks).await;
+    let cacerts = local.cacerts;
 
     let mut connection = Value::Null;
     if let Some(url) = &doctor.url {
@@ -142,12 +109,58 @@ pub async fn run(doctor: &DoctorArgs, host: &HostEnv, runtime_info: &RuntimeInfo
         ok: report::all_ok(&checks),
         runtime: runtime::section(runtime_info),
         discovery: found.section,
-        jre: jre_section,
-        libraries: libraries_section,
-        directories,
+        jre: local.jre,
+        libraries: local.libraries,
+        directories: local.directories,
         connection,
         checks,
     }
+}
+
+/// The sections of the checks that look at this machine, and the JRE's trusted certificates.
+struct Local {
+    libraries: Value,
+    jre: Value,
+    directories: Value,
+    cacerts: Vec<Vec<u8>>,
+}
+
+/// The winner's libraries, its bundled JRE (with `java`'s start) and the directories;
+/// their checks go into `checks`.
+async fn local_checks(
+    winner: Option<&std::path::Path>,
+    doctor: &DoctorArgs,
+    host: &HostEnv,
+    checks: &mut Vec<Check>,
+) -> Local {
+    let mut local = Local {
+        libraries: Value::Null,
+        jre: Value::Null,
+        directories: Value::Null,
+        cacerts: Vec::new(),
+    };
+    if let Some(bin) = winner {
+        let (section, check) = libraries_of(bin, host, doctor.timeout).await;
+        checks.push(check);
+        local.libraries = section;
+        let needs_jre = doctor.url.is_some() && (doctor.self_signed || !doctor.extra_ca.is_empty());
+        let owned = bin.to_path_buf();
+        if let Ok(j) = tokio::task::spawn_blocking(move || jre::examine(&owned, needs_jre)).await {
+            checks.extend(j.checks);
+            (local.jre, local.cacerts) = (j.section, j.trusted);
+        }
+        let (java, check) = java::examine(bin, host, doctor.timeout).await;
+        checks.push(check);
+        if let Value::Object(map) = &mut local.jre {
+            map.insert("java".into(), java);
+        }
+    } else {
+        checks.push(Check::skip("jre", "not run: no adt-ls binary was found"));
+    }
+    let (directories, dir_checks) = directories(doctor, host).await;
+    checks.extend(dir_checks);
+    local.directories = directories;
+    local
 }
 
 /// The `adt-ls.libraries` check off the async threads, bounded by `timeout` (at least 30 s:
