@@ -4,7 +4,7 @@
 // tarball, failing on any `npm warn`; then, unless --dry-run, the real `npm publish` of each
 // (platform packages, the simulator, the root last) under the dist-tag the check chose
 // (`next` for a prerelease, `latest` otherwise). A name@version already on the registry is
-// skipped, so a rerun after a partial publish finishes it. Authentication is npm's trusted
+// skipped (in the dry run too), so a rerun after a partial publish finishes it. Authentication is npm's trusted
 // publishing (OIDC from the workflow); no token is read here.
 //
 // Usage: node scripts/publish.mjs [--dry-run] [--partial] [--git-tag v1.2.3] [--dist dist]
@@ -29,6 +29,10 @@ const { values: opts } = parseArgs({
   },
 });
 const dryRun = opts['dry-run'];
+if (opts.partial && !dryRun) {
+  console.error('publish: --partial is for rehearsals only (with --dry-run): a release publishes every platform');
+  process.exit(2);
+}
 
 function npm(args, env = process.env) {
   const quiet = { ...env, npm_config_update_notifier: 'false' };
@@ -55,6 +59,19 @@ if (result.problems.length > 0) {
 }
 console.log(`publish: ${result.order.length} tarballs at ${result.version}, dist-tag ${result.distTag}, npm ${npmVersion}`);
 
+// Versions already on the registry (a rerun after a partial publish) are left as they are.
+const manifestOf = (file) => tarballs.find((t) => t.file === file).manifest;
+const onRegistry = (file) => {
+  const { name, version } = manifestOf(file);
+  const seen = npm(['view', `${name}@${version}`, 'version']);
+  return seen.status === 0 && seen.output.trim() === version;
+};
+const pending = result.order.filter((file) => {
+  if (!onRegistry(file)) return true;
+  console.log(`publish: ${manifestOf(file).name}@${result.version} is already on the registry, skipped`);
+  return false;
+});
+
 // 1. The rehearsal: npm's own checks of every tarball, no warning allowed.
 const scratch = mkdtempSync(join(tmpdir(), 'adt-ls-native-publish-'));
 const registry = npm(['config', 'get', 'registry']).output.trim().replace(/^https?:/, '').replace(/\/?$/, '/');
@@ -63,7 +80,7 @@ const rehearsalEnv = Object.fromEntries(Object.entries(process.env).filter(([k])
 rehearsalEnv.npm_config_userconfig = join(scratch, 'npmrc');
 let failed = false;
 try {
-  for (const file of result.order) {
+  for (const file of pending) {
     const run = npm(['publish', file, '--dry-run', '--tag', result.distTag], rehearsalEnv);
     const warnings = run.output.split('\n').filter((l) => /^npm warn/i.test(l));
     console.log(`\n== npm publish --dry-run --tag ${result.distTag} ${basename(file)} (exit ${run.status}, ${warnings.length} warnings)`);
@@ -78,19 +95,12 @@ if (failed) {
   process.exit(1);
 }
 if (dryRun) {
-  console.log(`\npublish: dry run of ${result.order.length} tarballs clean`);
+  console.log(`\npublish: dry run of ${pending.length} tarballs clean`);
   process.exit(0);
 }
 
-// 2. The publish, in order; a version already on the registry is left as it is.
-for (const file of result.order) {
-  const { manifest } = tarballs.find((t) => t.file === file);
-  const spec = `${manifest.name}@${manifest.version}`;
-  const seen = npm(['view', spec, 'version']);
-  if (seen.status === 0 && seen.output.trim() === manifest.version) {
-    console.log(`publish: ${spec} is already on the registry, skipped`);
-    continue;
-  }
+// 2. The publish, in order.
+for (const file of pending) {
   const run = npm(['publish', file, '--tag', result.distTag]);
   console.log(run.output.trimEnd());
   if (run.status !== 0) {
