@@ -93,10 +93,35 @@ test('every candidate across VS Code, Cursor and Insiders, the winner and why, t
   assert.match(report.discovery.candidates[2].reasons[0].message, /built for darwin-arm64/);
   assert.deepEqual(report.jre.keytool, { path: winner.keytoolPath, exists: true });
   assert.deepEqual(report.jre.cacerts, { path: winner.cacertsPath, exists: true, format: 'PKCS12', certificates: 2 });
+  assert.deepEqual(report.jre.java, {
+    path: winner.javaPath,
+    exists: true,
+    started: true,
+    exitCode: 0,
+    version: 'openjdk version "21.0.9" 2025-10-21 LTS',
+    output: ['openjdk version "21.0.9" 2025-10-21 LTS', 'OpenJDK Runtime Environment SapMachine (build 21.0.9+10-LTS)', 'OpenJDK 64-Bit Server VM SapMachine (build 21.0.9+10-LTS, mixed mode, sharing)'],
+  });
+  // The simulator's adt-ls is a script: no ELF to follow (a real install's is).
+  if (process.platform === 'linux') assert.deepEqual(report.libraries, { binary: winner.binPath, elf: false });
+  else assert.equal(report.libraries, null);
+  assert.deepEqual(report.directories.map((d) => [d.id, d.exists, d.writable]), [['temp', true, true], ['data', true, true]]);
+  assert.equal(report.directories[1].path, home);
+  for (const d of report.directories) assert.ok(d.freeBytes > 0 && d.freeBytes <= d.totalBytes, JSON.stringify(d));
   assert.equal(report.connection, null);
   assert.deepEqual(
     report.checks.map((c) => [c.id, c.status]),
-    [['runtime', 'ok'], ['adt-ls.discovery', 'ok'], ['adt-ls.version', 'ok'], ['adt-ls.executable', 'ok'], ['jre.keytool', 'ok'], ['jre.cacerts', 'ok']],
+    [
+      ['runtime', 'ok'],
+      ['adt-ls.discovery', 'ok'],
+      ['adt-ls.version', 'ok'],
+      ['adt-ls.executable', 'ok'],
+      ['adt-ls.libraries', 'skip'],
+      ['jre.keytool', 'ok'],
+      ['jre.cacerts', 'ok'],
+      ['jre.java', 'ok'],
+      ['dir.temp', 'ok'],
+      ['dir.data', 'ok'],
+    ],
   );
 });
 
@@ -179,7 +204,7 @@ test('private CA: not trusted by the JRE cacerts alone, trusted with --extra-ca;
   const { code, report } = await doctorJson(['--url', privateCa.url, '--extra-ca', join(t.dir, 'private-ca.pem'), '--timeout-ms', '5000']);
   assert.equal(code, 0, JSON.stringify(report.checks));
   assert.deepEqual(
-    report.checks.slice(6).map((c) => [c.id, c.status]),
+    report.checks.slice(report.checks.findIndex((c) => c.id === 'extra-ca')).map((c) => [c.id, c.status]),
     [['extra-ca', 'ok'], ['dns', 'ok'], ['tcp', 'ok'], ['tls', 'ok'], ['trust', 'ok'], ['hostname', 'ok'], ['reentrance', 'ok']],
   );
   const c = report.connection;

@@ -1,9 +1,10 @@
 // The install test (`npm run test:package`, CI lane `.ci/package`, after `npm run package`):
-// installs the dist/ tarballs into a fresh project as a user would, with a PATH holding no
-// cargo or rustc, then imports and requires the package, runs a foundation client against
-// the installed simulator and `npx adt-ls-native doctor --json`, checks the installed sizes,
-// and checks the load error when the platform package is missing or the platform is
-// unsupported.
+// installs the dist/ tarballs this machine can use (the root, its platform package, the
+// simulator) into a fresh project as a user would, with a PATH holding no cargo or rustc,
+// then imports and requires the package, runs a foundation client against the installed
+// simulator and `npx adt-ls-native doctor --json`, checks the installed sizes and, on Linux,
+// that the installed binary (the one the release publishes) needs at most GLIBC_2.28, and
+// checks the load error when the platform package is missing or the platform is unsupported.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compareDotted, highestGlibc } from './elf-versions.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DIST = join(ROOT, 'dist');
@@ -22,6 +24,8 @@ const PLATFORM_PKG = `adt-ls-native-${PLATFORM}`;
 const ROOT_MAX_BYTES = 200 * 1024;
 const PLATFORM_MAX_BYTES = 12 * 1024 * 1024;
 const STEP_MS = 180_000;
+// Node 20's own floor, and what .ci/glibc-check builds against (docs/platforms.md#glibc-floor-linux).
+const GLIBC_FLOOR = '2.28';
 
 const work = mkdtempSync(join(tmpdir(), 'adt-ls-native-install-'));
 const project = join(work, 'project');
@@ -51,8 +55,10 @@ const duBytes = (dir) => {
 
 let tarballs = [];
 before(() => {
-  tarballs = readdirSync(DIST).filter((f) => f.endsWith('.tgz')).map((f) => join(DIST, f));
-  const names = tarballs.map((t) => t.split('/').pop());
+  // The release job's dist/ holds every platform's tarball; npm refuses the others here.
+  const usable = [`adt-ls-native-${VERSION}.tgz`, `${PLATFORM_PKG}-${VERSION}.tgz`, `adt-ls-simulator-${VERSION}.tgz`];
+  const names = readdirSync(DIST).filter((f) => usable.includes(f));
+  tarballs = names.map((f) => join(DIST, f));
   for (const want of [`adt-ls-native-${VERSION}.tgz`, `${PLATFORM_PKG}-${VERSION}.tgz`]) {
     assert.ok(names.includes(want), `${want} missing in dist/ (${names.join(', ')}): run \`npm run package\` first`);
   }
@@ -97,6 +103,19 @@ test('installed sizes: root package small, platform package bounded', () => {
   console.log(`installed: adt-ls-native ${(rootBytes / 1024).toFixed(1)} kB, ${PLATFORM_PKG} ${(platformBytes / 1048576).toFixed(2)} MB`);
   assert.ok(rootBytes < ROOT_MAX_BYTES, `root package ${rootBytes} B >= ${ROOT_MAX_BYTES} B`);
   assert.ok(platformBytes < PLATFORM_MAX_BYTES, `platform package ${platformBytes} B >= ${PLATFORM_MAX_BYTES} B`);
+});
+
+test('the installed Linux binary needs at most GLIBC_2.28 (the release build, not this machine\'s native one)', { skip: process.platform !== 'linux' && 'ELF/glibc: Linux only' }, () => {
+  const file = join(project, 'node_modules', PLATFORM_PKG, `adt-ls-native.${PLATFORM}.node`);
+  const highest = highestGlibc(readFileSync(file));
+  console.log(`${PLATFORM_PKG}: highest GLIBC_ version needed ${highest}`);
+  assert.ok(highest, 'no GLIBC_ symbol versions found: not a glibc build?');
+  assert.ok(compareDotted(highest, GLIBC_FLOOR) <= 0, `${file} needs GLIBC_${highest}, above the floor GLIBC_${GLIBC_FLOOR}`);
+  const objdump = spawnSync('objdump', ['-T', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (objdump.status === 0) {
+    const seen = [...objdump.stdout.matchAll(/GLIBC_(\d+(?:\.\d+)*)/g)].map((m) => m[1]).sort(compareDotted).pop();
+    assert.equal(highest, seen, 'the ELF reader and objdump -T disagree');
+  }
 });
 
 test('require and import give the same exports', () => {

@@ -1,47 +1,81 @@
-// `npm run package` (dev tooling, not shipped): builds the release binary for this machine,
-// puts it into its npm/<platform> package and writes installable tarballs to dist/: the root
-// package, every platform package that has a binary, and the simulator. docs/packaging.md
-// describes the layout. Copying the binary by hand does what `napi artifacts` does for one
-// target (artifacts insists on all four, see docs/packaging.md).
+// `npm run package` (dev tooling, not shipped): writes to dist/ exactly the tarballs a release
+// publishes: the root package, every platform package that has a binary, and the simulator.
+// The binaries come from one of two places:
+//   - this machine's release build: on linux-x64 the glibc 2.28 build of `.ci/glibc-check`
+//     (cargo-zigbuild, GLIBC_ floor asserted, loaded by node), the file the release ships;
+//     elsewhere `napi build --release` for this platform;
+//   - `--prebuilt <dir>`: the binaries the release workflow's build jobs made
+//     (`adt-ls-native.<platform>.node` anywhere below <dir>); every configured target must be
+//     there.
+// Each binary goes into its npm/<platform> package (what `napi artifacts` does; it insists on
+// all four targets), with LICENSE next to it. docs/packaging.md describes the layout.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readNapiConfig } from '@napi-rs/cli';
+import { writeOptionalDependencies } from './optional-deps.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
 const artifacts = join(root, 'artifacts', 'package');
+const { values } = parseArgs({ options: { prebuilt: { type: 'string' } } });
+const config = await readNapiConfig(join(root, 'package.json'));
+const fileOf = (platform) => `${config.binaryName}.${platform}.node`;
 const run = (cmd, args, cwd = root) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
-// 1. The release binary, built aside so the development binary and index.js stay as they are.
-rmSync(artifacts, { recursive: true, force: true });
-execFileSync(
-  'npx',
-  ['napi', 'build', '--platform', '--release', '--no-const-enum', '--output-dir', artifacts, '--no-js', '--dts', 'index.d.ts'],
-  { cwd: root, stdio: 'inherit' },
-);
-const built = readdirSync(artifacts).filter((f) => /^adt-ls-native\..+\.node$/.test(f));
-if (built.length !== 1) throw new Error(`expected one release binary in ${artifacts}, found: ${built.join(', ') || 'none'}`);
-const platform = built[0].slice('adt-ls-native.'.length, -'.node'.length);
-const platformDir = join(root, 'npm', platform);
-if (!existsSync(platformDir)) throw new Error(`this machine builds ${platform}, which is not a configured target (npm/${platform} missing)`);
-copyFileSync(join(artifacts, built[0]), join(platformDir, built[0]));
+/** Every `<binary>.<platform>.node` below `dir`, by platform. */
+function findBinaries(dir) {
+  const found = new Map();
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const match = entry.isFile() && /^(.+)\.([^.]+)\.node$/.exec(entry.name);
+    if (match && match[1] === config.binaryName) found.set(match[2], join(entry.parentPath ?? entry.path, entry.name));
+  }
+  return found;
+}
+
+/** This machine's release binary, built into artifacts/package/. */
+function buildHere() {
+  rmSync(artifacts, { recursive: true, force: true });
+  if (process.platform === 'linux' && process.arch === 'x64') {
+    execFileSync(join(root, '.ci', 'glibc-check'), [artifacts], { cwd: root, stdio: 'inherit' });
+  } else {
+    execFileSync('npx', ['napi', 'build', '--platform', '--release', '--no-const-enum', '--output-dir', artifacts, '--no-js', '--dts', 'index.d.ts'], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
+  }
+  const built = findBinaries(artifacts);
+  if (built.size !== 1) throw new Error(`expected one release binary in ${artifacts}, found: ${[...built.values()].join(', ') || 'none'}`);
+  return built;
+}
+
+// 1. The binaries into npm/<platform>; no binary from an earlier run stays behind.
+const platforms = config.targets.map((t) => t.platformArchABI);
+const binaries = values.prebuilt ? findBinaries(resolve(values.prebuilt)) : buildHere();
+const missing = platforms.filter((p) => !binaries.has(p));
+if (values.prebuilt && missing.length > 0) throw new Error(`--prebuilt ${values.prebuilt} lacks ${missing.map(fileOf).join(', ')}`);
+for (const platform of binaries.keys()) {
+  if (!platforms.includes(platform)) throw new Error(`${fileOf(platform)} is not a configured target (napi.targets)`);
+}
+for (const platform of platforms) {
+  const dir = join(root, 'npm', platform);
+  if (!existsSync(dir)) throw new Error(`npm/${platform} is missing (napi create-npm-dirs, then restore the metadata: docs/packaging.md)`);
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.node'))) rmSync(join(dir, f));
+  if (binaries.has(platform)) {
+    copyFileSync(binaries.get(platform), join(dir, fileOf(platform)));
+    copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
+  }
+}
 
 // 2. Exact-version optionalDependencies, as `napi prepublish` would write them.
-run('node', [join(root, 'scripts', 'optional-deps.mjs')]);
+await writeOptionalDependencies(root);
 
 // 3. Tarballs: root, platform packages holding a binary, simulator.
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
-const dirs = [root];
-for (const name of readdirSync(join(root, 'npm')).sort()) {
-  const dir = join(root, 'npm', name);
-  if (readdirSync(dir).some((f) => f.endsWith('.node'))) {
-    copyFileSync(join(root, 'LICENSE'), join(dir, 'LICENSE'));
-    dirs.push(dir);
-  }
-}
-dirs.push(join(root, 'simulator'));
-
+const dirs = [root, ...platforms.filter((p) => binaries.has(p)).map((p) => join(root, 'npm', p)), join(root, 'simulator')];
 console.log('\ntarball                                   packed     unpacked  files');
 for (const dir of dirs) {
   const [info] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dist], dir));

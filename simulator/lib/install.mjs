@@ -1,6 +1,6 @@
 // Installs the simulator as a fake `SAPSE.adt-vscode` editor extension, laid out exactly as
 // discovery expects (docs/wire.md#discovery): `<home>/<editor dir>/extensions/sapse.adt-vscode-<version>-
-// <platform>-<arch>/adt-ls/<platform sub-path>`, plus the bundled JRE (keytool + cacerts)
+// <platform>-<arch>/adt-ls/<platform sub-path>`, plus the bundled JRE (keytool, java, cacerts)
 // where the SDK looks for it (docs/wire.md#jre-tools).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacerts } from './install/cacerts.mjs';
-import { findSystemKeytool, writeAdtLsLauncher, writeKeytoolLauncher } from './install/launchers.mjs';
+import { findSystemKeytool, writeAdtLsLauncher, writeJavaLauncher, writeKeytoolLauncher } from './install/launchers.mjs';
 
 export const EDITOR_DIRS = Object.freeze({
   vscode: '.vscode',
@@ -32,16 +32,17 @@ export function platformLayout(platform, arch) {
   const a = javaArch(arch);
   switch (platform) {
     case 'linux':
-      return { subPath: ['linux', 'gtk', a, 'adt-ls'], pluginsFromBin: ['plugins'], jreOs: 'linux', keytool: 'keytool' };
+      return { subPath: ['linux', 'gtk', a, 'adt-ls'], pluginsFromBin: ['plugins'], jreOs: 'linux', keytool: 'keytool', java: 'java' };
     case 'darwin':
       return {
         subPath: ['macosx', 'cocoa', a, 'Adt-ls.app', 'Contents', 'MacOS', 'adt-ls'],
         pluginsFromBin: ['..', 'Eclipse', 'plugins'],
         jreOs: 'macosx',
         keytool: 'keytool',
+        java: 'java',
       };
     case 'win32':
-      return { subPath: ['win32', 'win32', a, 'adt-lsc.exe'], pluginsFromBin: ['plugins'], jreOs: 'win32', keytool: 'keytool.exe' };
+      return { subPath: ['win32', 'win32', a, 'adt-lsc.exe'], pluginsFromBin: ['plugins'], jreOs: 'win32', keytool: 'keytool.exe', java: 'java.exe' };
     default:
       throw new Error(`Unsupported platform: ${platform}`);
   }
@@ -60,7 +61,7 @@ export function platformLayout(platform, arch) {
  * @param {string} [opts.winLauncher=ADTLS_SIM_WIN_LAUNCHER] on win32: the built
  *   `win32-launcher.c` copied to `adt-lsc.exe` (without it a `#!/bin/sh` script is written,
  *   enough for discovery but not for a spawn)
- * @returns {{binPath, extensionDir, extensionsDir, jreDir, keytoolPath, cacertsPath}}
+ * @returns {{binPath, extensionDir, extensionsDir, jreDir, keytoolPath, javaPath, cacertsPath}}
  */
 export function installFakeExtension(opts) {
   const {
@@ -84,6 +85,7 @@ export function installFakeExtension(opts) {
   const binDir = dirname(binPath);
   const jreDir = join(binDir, ...layout.pluginsFromBin, `com.sap.adt.jvm.sapmachineminimal.${layout.jreOs}.${javaArch(arch)}_${JRE_VERSION}`, 'jre');
   const keytoolPath = join(jreDir, 'bin', layout.keytool);
+  const javaPath = join(jreDir, 'bin', layout.java);
   const cacertsPath = join(jreDir, 'lib', 'security', 'cacerts');
 
   mkdirSync(binDir, { recursive: true });
@@ -95,8 +97,9 @@ export function installFakeExtension(opts) {
   );
   if (!incomplete) writeAdtLsLauncher(binPath, { nodePath, simulatorBin: simulatorBinPath(), winLauncher });
   writeKeytoolLauncher(keytoolPath, { systemKeytool: findSystemKeytool(dirname(keytoolPath)) });
+  writeJavaLauncher(javaPath, { nodePath, winLauncher });
   writeFileSync(cacertsPath, defaultCacerts(), { mode: 0o644 });
-  return { binPath, extensionDir, extensionsDir, jreDir, keytoolPath, cacertsPath };
+  return { binPath, extensionDir, extensionsDir, jreDir, keytoolPath, javaPath, cacertsPath };
 }
 
 /** The CLI's install: the current user's home and platform unless told otherwise. */

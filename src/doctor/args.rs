@@ -8,8 +8,9 @@ use std::time::Duration;
 pub const USAGE: &str = "\
 Usage: adt-ls-native doctor [options]
 
-Explains what adt-ls-native would do on this machine: runtime, adt-ls discovery, the bundled
-JRE and, with --url, the network path to the SAP system. No credentials are needed or sent.
+Explains what adt-ls-native would do on this machine: runtime, adt-ls discovery, the shared
+libraries adt-ls needs, the bundled JRE, the temp and data directories and, with --url, the
+network path to the SAP system. No credentials are needed or sent.
 
 Options:
   --json                 print the report as JSON (docs/doctor.md describes the shape)
@@ -18,8 +19,9 @@ Options:
   --extra-ca <file>      as connection.extraCaCerts (repeatable)
   --proxy <host:port>    as connection.forwardProxy (used with --self-signed, as the engine does)
   --client <nnn>         the SAP client sent to the reentrance endpoint (default 001)
-  --timeout-ms <ms>      bound of every network step (default 10000)
+  --timeout-ms <ms>      bound of every network step and of java -version (default 10000)
   --adt-ls-path <file>   as adtLs.path (overrides ADT_LS_PATH)
+  --data-dir <dir>       check this directory (a driver's dataDir) instead of the home directory
   -h, --help             show this help
 
 Exit status: 0 everything would work, 1 something would fail, 2 usage error.
@@ -43,6 +45,7 @@ pub struct DoctorArgs {
     pub client: Option<String>,
     pub timeout: Duration,
     pub adt_ls_path: Option<String>,
+    pub data_dir: Option<PathBuf>,
 }
 
 impl Default for DoctorArgs {
@@ -56,6 +59,7 @@ impl Default for DoctorArgs {
             client: None,
             timeout: Duration::from_millis(10_000),
             adt_ls_path: None,
+            data_dir: None,
         }
     }
 }
@@ -95,6 +99,7 @@ fn parse_doctor<'a>(mut it: impl Iterator<Item = &'a String>) -> Result<Command,
             "--client" => args.client = Some(parse_client(&value("a client number")?)?),
             "--timeout-ms" => args.timeout = parse_timeout(&value("milliseconds")?)?,
             "--adt-ls-path" => args.adt_ls_path = Some(value("a file")?),
+            "--data-dir" => args.data_dir = Some(PathBuf::from(value("a directory")?)),
             other => return Err(format!("unknown option '{other}'")),
         }
     }
@@ -185,6 +190,7 @@ mod tests {
             "--timeout-ms=250",
             "--adt-ls-path",
             "/x/adt-ls",
+            "--data-dir=/data",
         ]);
         assert!(d.json && d.self_signed);
         assert_eq!(d.url.as_deref(), Some("https://h:1/"));
@@ -193,6 +199,7 @@ mod tests {
         assert_eq!(d.client.as_deref(), Some("100"));
         assert_eq!(d.timeout, Duration::from_millis(250));
         assert_eq!(d.adt_ls_path.as_deref(), Some("/x/adt-ls"));
+        assert_eq!(d.data_dir, Some(PathBuf::from("/data")));
     }
 
     #[test]

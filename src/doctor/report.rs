@@ -67,6 +67,10 @@ pub struct Report {
     pub discovery: Value,
     /// The winner's bundled JRE, `null` without a winner.
     pub jre: Value,
+    /// The winner's shared libraries (Linux), `null` when not checked.
+    pub libraries: Value,
+    /// The temp and data directories: writable, free space.
+    pub directories: Value,
     /// The `--url` probe, `null` without `--url`.
     pub connection: Value,
     pub checks: Vec<Check>,

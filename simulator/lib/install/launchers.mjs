@@ -1,10 +1,12 @@
 // The executables of the fake extension: an `adt-ls` launcher that runs the simulator with
-// the current Node, and a bundled-JRE `keytool` that delegates to a system keytool.
+// the current Node, a bundled-JRE `keytool` that delegates to a system keytool, and the
+// bundled JRE's `java` (./java.mjs, answering `java -version`).
 // On Windows `adt-lsc.exe` must be a real PE executable: a copy of the launcher built from
 // win32-launcher.c (path in ADTLS_SIM_WIN_LAUNCHER), told what to run by `<exe>.launch`.
 
 import { accessSync, chmodSync, constants, copyFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Quotes a string for POSIX sh (single quotes, embedded quotes escaped). */
 export function shQuote(value) {
@@ -30,6 +32,20 @@ export function writeAdtLsLauncher(path, { nodePath, simulatorBin, winLauncher }
     path,
     `#!/bin/sh\n# adt-ls simulator launcher (fake SAP adt-ls)\nexec ${shQuote(nodePath)} ${shQuote(simulatorBin)} "$@"\n`,
   );
+}
+
+/**
+ * The fake JRE's `java`: a `#!/bin/sh` launcher of ./java.mjs with the current Node, or with
+ * `winLauncher` a copy of that executable told to run it (like `adt-lsc.exe`).
+ */
+export function writeJavaLauncher(path, { nodePath, winLauncher }) {
+  const script = fileURLToPath(new URL('./java.mjs', import.meta.url));
+  if (winLauncher) {
+    copyFileSync(winLauncher, path);
+    writeFileSync(`${path}.launch`, `${nodePath}\n${script}\n`);
+    return;
+  }
+  writeExecutable(path, `#!/bin/sh\n# java of the adt-ls simulator's fake bundled JRE\nexec ${shQuote(nodePath)} ${shQuote(script)} "$@"\n`);
 }
 
 /** The first executable `keytool` on PATH outside `excludeDir`, or ''. */
