@@ -85,6 +85,8 @@ impl Report {
             &mut self.runtime,
             &mut self.discovery,
             &mut self.jre,
+            &mut self.libraries,
+            &mut self.directories,
             &mut self.connection,
         ] {
             redact_value(section);
@@ -137,6 +139,8 @@ mod tests {
             runtime: Value::Null,
             discovery: serde_json::json!({"candidates": [{"path": "/x"}]}),
             jre: Value::Null,
+            libraries: Value::Null,
+            directories: Value::Null,
             connection: serde_json::json!({"url": "https://DEV:pw-123@h:1/sap", "n": 1}),
             checks: vec![Check::warn(
                 "tls",
