@@ -23,6 +23,7 @@ pub mod driver;
 pub mod error;
 pub mod federated;
 pub mod identity;
+pub mod json_depth;
 pub mod log;
 pub mod lsp;
 pub mod mcp;
