@@ -12,6 +12,7 @@
 extern crate napi_derive;
 
 pub mod auth;
+pub(crate) mod backlog;
 pub mod cancel_scope;
 pub mod client;
 pub mod debug_env;
