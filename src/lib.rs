@@ -26,6 +26,7 @@ pub mod federated;
 pub mod identity;
 pub mod json_depth;
 pub mod log;
+pub(crate) mod log_queue;
 pub mod lsp;
 pub mod mcp;
 pub mod option_keys;
