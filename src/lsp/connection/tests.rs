@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::lsp::framing::{encode, Decoder};
+use std::sync::atomic::AtomicUsize;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 
@@ -408,11 +409,7 @@ async fn direct_and_queued_frames_never_interleave_and_keep_their_order() {
         bytes.load(Ordering::Relaxed) > 0,
         "some bytes went out directly"
     );
-    assert_eq!(
-        conn.inner.queued.load(Ordering::Acquire),
-        0,
-        "the writer drained"
-    );
+    assert_eq!(conn.unwritten(), (0, 0), "the writer drained");
     conn.dispose();
     drop(sent);
 }
