@@ -114,10 +114,12 @@ struct Outgoing {
 }
 
 /// How many frames, and how many bytes of them, may wait for the writer before new requests
-/// and notifications are refused: a burst of 20,000 calls in flight fits many times over, a
-/// peer that stopped reading is noticed long before the waiting frames cost much memory.
+/// and notifications are refused: a burst of 20,000 calls in flight fits (the socket takes
+/// thousands at once and adt-ls reads while we write), while a peer that stopped reading is
+/// noticed before the waiting calls (about 1 KB each, JS promise included) cost more than a
+/// few tens of MB.
 pub(crate) const WRITE_QUEUE_LIMITS: Limits = Limits {
-    items: 65_536,
+    items: 32_768,
     bytes: 16 * 1024 * 1024,
 };
 

@@ -1,12 +1,12 @@
 // Hostile-peer test hooks: what a runaway or compromised adt-ls can do to its client, written
 // straight to the socket (vscode-jsonrpc would stringify, queue and pace it, hiding exactly
 // the behaviour under test). Like the other `sim/` hooks they are not adt-ls methods.
-//   sim/flood {method, params, count, kind, statusFile}
+//   sim/flood {method, params, depth, count, kind, statusFile}
 //       writes `count` notifications (`kind: 'request'`: server requests with ids
 //       `sim-flood-<n>`) as fast as the socket takes them, waiting for 'drain' as a JVM's
-//       blocking write waits; then answers `{written}`. With `statusFile`, keeps
-//       `{written, done}` there (written at every wait and at the end), so a test can see the
-//       writes block.
+//       blocking write waits; then answers `{written}`. `depth` replaces the params with
+//       arrays nested that deep. With `statusFile`, keeps `{written, done}` there (written at
+//       every wait and at the end), so a test can see the writes block.
 //   sim/deepResult {depth}           answers with arrays nested `depth` levels deep
 //   sim/deepNotify {method, depth}   sends a notification whose params nest `depth` levels,
 //                                    then answers null
@@ -40,11 +40,13 @@ export function createHostile({ input, output }) {
   const write = (message) => output.write(frame(JSON.stringify(message)));
   const answer = (id, result) => write({ jsonrpc: '2.0', id, result });
 
-  async function flood(id, { method = 'window/logMessage', params = {}, count = 1000, kind = 'notification', statusFile } = {}) {
+  async function flood(id, { method = 'window/logMessage', params = {}, depth, count = 1000, kind = 'notification', statusFile } = {}) {
     const status = { written: 0, done: false };
     const report = () => statusFile && writeFileSync(statusFile, JSON.stringify(status));
-    const note = frame(JSON.stringify({ jsonrpc: '2.0', method, params }));
-    const request = (n) => frame(JSON.stringify({ jsonrpc: '2.0', id: `sim-flood-${n}`, method, params }));
+    const body = depth ? nested(depth) : JSON.stringify(params);
+    const name = JSON.stringify(method);
+    const note = frame(`{"jsonrpc":"2.0","method":${name},"params":${body}}`);
+    const request = (n) => frame(`{"jsonrpc":"2.0","id":"sim-flood-${n}","method":${name},"params":${body}}`);
     while (status.written < count) {
       const n = Math.min(FRAMES_PER_WRITE, count - status.written);
       let chunk = '';

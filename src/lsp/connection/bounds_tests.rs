@@ -263,7 +263,7 @@ async fn requests_are_refused_while_adt_ls_does_not_read_and_go_through_once_it_
     let e = rx.await.unwrap().unwrap_err();
     assert!(e.has_code(codes::NOT_READING));
     assert!(
-        e.message.starts_with("adt-ls is not reading what is sent to it: 65536 messages ("),
+        e.message.starts_with("adt-ls is not reading what is sent to it: 32768 messages ("),
         "{}",
         e.message
     );
