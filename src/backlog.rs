@@ -207,7 +207,11 @@ mod tests {
         }));
         assert_eq!(woken.load(Ordering::SeqCst), 0);
         charges.pop();
-        assert_eq!(woken.load(Ordering::SeqCst), 0, "3 of 4: room, but not under half");
+        assert_eq!(
+            woken.load(Ordering::SeqCst),
+            0,
+            "3 of 4: room, but not under half"
+        );
         charges.pop();
         assert_eq!(woken.load(Ordering::SeqCst), 1);
         charges.clear();
@@ -254,7 +258,10 @@ mod tests {
             dispatching(backlog.charge(2), || {});
             take()
         });
-        assert!(nested.is_some(), "the outer charge survives a nested dispatch");
+        assert!(
+            nested.is_some(),
+            "the outer charge survives a nested dispatch"
+        );
         drop(nested);
         assert_eq!(backlog.load(), (0, 0));
     }

@@ -189,12 +189,26 @@ mod tests {
 
     #[test]
     fn broken_text_gets_a_number_never_a_panic() {
-        for text in [&b"]]]]"[..], b"\"unterminated [[[", b"[\"\\", b"[\\\"]", b"\xff[\xfe]"] {
+        for text in [
+            &b"]]]]"[..],
+            b"\"unterminated [[[",
+            b"[\"\\",
+            b"[\\\"]",
+            b"\xff[\xfe]",
+        ] {
             let _ = depth_within(text, 3);
         }
-        assert_eq!(depth_within(b"]][[", 10), Ok(0), "closing brackets count below zero");
+        assert_eq!(
+            depth_within(b"]][[", 10),
+            Ok(0),
+            "closing brackets count below zero"
+        );
         assert_eq!(depth_within(b"[[]]][[[[", 10), Ok(3));
-        assert_eq!(depth_within(b"[\\[[", 10), Ok(2), "an escaped bracket does not count");
+        assert_eq!(
+            depth_within(b"[\\[[", 10),
+            Ok(2),
+            "an escaped bracket does not count"
+        );
         assert_eq!(depth_within(b"[\"abc", 10), Ok(1));
     }
 
@@ -202,7 +216,10 @@ mod tests {
     fn whatever_passes_the_limit_parses_into_values() {
         let at_limit = nested(MAX_DEPTH);
         assert!(serde_json::from_str::<Value>(&at_limit).is_ok());
-        let envelope = format!(r#"{{"jsonrpc":"2.0","method":"m","params":{}}}"#, nested(99));
+        let envelope = format!(
+            r#"{{"jsonrpc":"2.0","method":"m","params":{}}}"#,
+            nested(99)
+        );
         assert_eq!(depth_within(envelope.as_bytes(), MAX_DEPTH), Ok(MAX_DEPTH));
         assert!(serde_json::from_str::<Value>(&envelope).is_ok());
     }

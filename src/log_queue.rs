@@ -66,7 +66,6 @@ fn dropped_warning(dropped: usize) -> String {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,10 +78,16 @@ mod tests {
         }
         let batch = q.take();
         assert_eq!(batch.len(), MAX_QUEUED_LINES + 1);
-        assert_eq!(batch[MAX_QUEUED_LINES - 1].1, format!("line {}", MAX_QUEUED_LINES - 1));
+        assert_eq!(
+            batch[MAX_QUEUED_LINES - 1].1,
+            format!("line {}", MAX_QUEUED_LINES - 1)
+        );
         let (level, warning) = &batch[MAX_QUEUED_LINES];
         assert_eq!(*level, Level::Warn);
-        assert!(warning.starts_with("adt-ls-native: 5 log lines were dropped"), "{warning}");
+        assert!(
+            warning.starts_with("adt-ls-native: 5 log lines were dropped"),
+            "{warning}"
+        );
         assert!(q.take().is_empty(), "reported once");
     }
 

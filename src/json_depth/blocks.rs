@@ -159,7 +159,11 @@ mod tests {
             let lead = " ".repeat(pad);
             for text in [
                 format!(r#"{lead}["\\\\\"[[[[",[[[]]]]"#),
-                format!(r#"{lead}["{}\"[[[[[",[["{}"]]]"#, "\\".repeat(63), "x".repeat(65)),
+                format!(
+                    r#"{lead}["{}\"[[[[[",[["{}"]]]"#,
+                    "\\".repeat(63),
+                    "x".repeat(65)
+                ),
                 format!("{lead}[[[\\[[[\"[[[[]]]\"]]]]"),
                 format!("{lead}\"unterminated [[[[[[[[["),
                 format!("{lead}]]]]][[[[[[[[[[[[[[["),

@@ -63,26 +63,26 @@ pub const INVALID_PARAMS: i64 = -32602;
 
 impl InvalidMessage {
     /// A frame nothing can be read from.
-    fn unreadable(reason: impl Into<String>) -> InvalidMessage {
-        InvalidMessage {
+    fn unreadable(reason: impl Into<String>) -> Box<InvalidMessage> {
+        Box::new(InvalidMessage {
             reason: reason.into(),
             id: None,
             method: None,
             code: INVALID_REQUEST,
             too_deep: false,
-        }
+        })
     }
 
     /// A frame nested too deeply; its id and method read without parsing the rest.
-    fn too_deep(body: &[u8]) -> InvalidMessage {
+    fn too_deep(body: &[u8]) -> Box<InvalidMessage> {
         let members = json_depth::shallow_members(body);
-        InvalidMessage {
+        Box::new(InvalidMessage {
             reason: format!("the message is nested deeper than {MAX_DEPTH} levels"),
             id: members.id,
             method: members.method,
             code: INVALID_REQUEST,
             too_deep: true,
-        }
+        })
     }
 }
 
@@ -102,7 +102,7 @@ struct Envelope<'a> {
 }
 
 /// Parse and classify one frame body.
-pub fn parse_incoming(body: &[u8]) -> Result<Incoming, InvalidMessage> {
+pub fn parse_incoming(body: &[u8]) -> Result<Incoming, Box<InvalidMessage>> {
     let text = std::str::from_utf8(body)
         .map_err(|e| InvalidMessage::unreadable(format!("LSP frame is not UTF-8: {e}")))?;
     if !text.trim_start().starts_with('{') {
@@ -113,16 +113,18 @@ pub fn parse_incoming(body: &[u8]) -> Result<Incoming, InvalidMessage> {
     }
     let env: Envelope = serde_json::from_str(text)
         .map_err(|e| InvalidMessage::unreadable(format!("invalid JSON in LSP frame: {e}")))?;
-    let params = || -> Result<Option<Value>, InvalidMessage> {
+    let params = || -> Result<Option<Value>, Box<InvalidMessage>> {
         env.params
             .map(|raw| serde_json::from_str(raw.get()))
             .transpose()
-            .map_err(|e| InvalidMessage {
-                reason: format!("invalid params in LSP frame: {e}"),
-                id: env.id.clone(),
-                method: env.method.clone(),
-                code: INVALID_PARAMS,
-                too_deep: false,
+            .map_err(|e| {
+                Box::new(InvalidMessage {
+                    reason: format!("invalid params in LSP frame: {e}"),
+                    id: env.id.clone(),
+                    method: env.method.clone(),
+                    code: INVALID_PARAMS,
+                    too_deep: false,
+                })
             })
     };
     match (env.method.clone(), env.id.clone()) {
@@ -290,7 +292,11 @@ mod tests {
     fn frames_nested_too_deeply_are_refused_with_their_id_and_method() {
         let deep = format!("{}{}", "[".repeat(10_000_000), "]".repeat(10_000_000));
         let cases = [
-            (format!(r#"{{"jsonrpc":"2.0","id":4,"result":{deep}}}"#), Some(json!(4)), None),
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":4,"result":{deep}}}"#),
+                Some(json!(4)),
+                None,
+            ),
             (
                 format!(r#"{{"jsonrpc":"2.0","method":"window/logMessage","params":{deep}}}"#),
                 None,
@@ -318,7 +324,10 @@ mod tests {
         );
         assert!(matches!(
             parse_incoming(at_limit.as_bytes()),
-            Ok(Incoming::Notification { params: Some(_), .. })
+            Ok(Incoming::Notification {
+                params: Some(_),
+                ..
+            })
         ));
     }
 

@@ -87,7 +87,11 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            deep_event(&deep(r#""method":"notifications/progress","#), "tools/call", 7),
+            deep_event(
+                &deep(r#""method":"notifications/progress","#),
+                "tools/call",
+                7
+            ),
             Deep::Skip
         );
         assert_eq!(deep_event(&deep(r#""id":8,"#), "tools/call", 7), Deep::Skip);

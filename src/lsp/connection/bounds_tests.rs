@@ -114,7 +114,10 @@ fn flood(
     mut peer_write: WriteHalf<DuplexStream>,
     frames: usize,
     make: impl Fn(usize) -> Value + Send + 'static,
-) -> (Arc<AtomicUsize>, tokio::task::JoinHandle<WriteHalf<DuplexStream>>) {
+) -> (
+    Arc<AtomicUsize>,
+    tokio::task::JoinHandle<WriteHalf<DuplexStream>>,
+) {
     let written = Arc::new(AtomicUsize::new(0));
     let count = written.clone();
     let task = tokio::spawn(async move {
@@ -159,9 +162,11 @@ async fn a_notification_flood_stops_being_read_while_its_messages_wait() {
     let s = setup();
     s.sink.hold.store(true, Ordering::SeqCst);
     let total = 30_000;
-    let (written, task) = flood(s.peer_write, total, |i| {
-        json!({"jsonrpc": "2.0", "method": "window/logMessage", "params": {"type": 4, "message": i}})
-    });
+    let (written, task) = flood(
+        s.peer_write,
+        total,
+        |i| json!({"jsonrpc": "2.0", "method": "window/logMessage", "params": {"type": 4, "message": i}}),
+    );
     eventually("the backlog to fill", || {
         s.conn.backlog().0 >= DEFAULT_LIMITS.items
     })
@@ -171,7 +176,10 @@ async fn a_notification_flood_stops_being_read_while_its_messages_wait() {
     let seen = s.sink.seen.load(Ordering::SeqCst);
     assert!(seen <= DEFAULT_LIMITS.items + PER_READ, "{seen} dispatched");
     assert_eq!(s.conn.backlog().0, seen, "every dispatched one is waiting");
-    assert!(written.load(Ordering::SeqCst) < total, "the peer is blocked");
+    assert!(
+        written.load(Ordering::SeqCst) < total,
+        "the peer is blocked"
+    );
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(s.sink.seen.load(Ordering::SeqCst), seen, "still stopped");
     // The consumer catches up: reading resumes and everything arrives, in order.
@@ -191,17 +199,25 @@ async fn a_notification_flood_stops_being_read_while_its_messages_wait() {
 async fn server_requests_waiting_for_their_handlers_stop_the_reading_at_the_bound() {
     let mut s = setup();
     let total = 6_000;
-    let (written, task) = flood(s.peer_write, total, |i| {
-        json!({"jsonrpc": "2.0", "id": format!("s{i}"), "method": "gated", "params": {"i": i}})
-    });
+    let (written, task) = flood(
+        s.peer_write,
+        total,
+        |i| json!({"jsonrpc": "2.0", "id": format!("s{i}"), "method": "gated", "params": {"i": i}}),
+    );
     eventually("the backlog to fill", || {
         s.conn.backlog().0 >= DEFAULT_LIMITS.items
     })
     .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let in_flight = s.conn.backlog().0;
-    assert!(in_flight <= DEFAULT_LIMITS.items + PER_READ, "{in_flight} handlers in flight");
-    assert!(written.load(Ordering::SeqCst) < total, "the peer is blocked");
+    assert!(
+        in_flight <= DEFAULT_LIMITS.items + PER_READ,
+        "{in_flight} handlers in flight"
+    );
+    assert!(
+        written.load(Ordering::SeqCst) < total,
+        "the peer is blocked"
+    );
     // The handlers answer: every request gets its reply, the reader having resumed.
     s.gate.send(true).unwrap();
     let replies = read_frames(&mut s.peer_read, total).await;
@@ -263,7 +279,8 @@ async fn requests_are_refused_while_adt_ls_does_not_read_and_go_through_once_it_
     let e = rx.await.unwrap().unwrap_err();
     assert!(e.has_code(codes::NOT_READING));
     assert!(
-        e.message.starts_with("adt-ls is not reading what is sent to it: 32768 messages ("),
+        e.message
+            .starts_with("adt-ls is not reading what is sent to it: 32768 messages ("),
         "{}",
         e.message
     );
@@ -305,7 +322,10 @@ async fn a_reply_to_a_server_request_waits_for_room_in_the_write_queue() {
     assert_eq!(s.conn.unwritten().0, WRITE_QUEUE_LIMITS.items, "not queued");
     let frames = read_frames(&mut s.peer_read, accepted + 1).await;
     let reply = frames.last().unwrap();
-    assert_eq!(reply, &json!({"jsonrpc": "2.0", "id": "ask", "result": {"q": 1}}));
+    assert_eq!(
+        reply,
+        &json!({"jsonrpc": "2.0", "id": "ask", "result": {"q": 1}})
+    );
     eventually("the reply's charge to go", || s.conn.backlog() == (0, 0)).await;
     s.conn.dispose();
 }
@@ -340,7 +360,10 @@ fn nested(depth: usize) -> String {
 }
 
 async fn send_text(peer_write: &mut WriteHalf<DuplexStream>, body: String) {
-    peer_write.write_all(&encode(body.as_bytes())).await.unwrap();
+    peer_write
+        .write_all(&encode(body.as_bytes()))
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
@@ -380,7 +403,11 @@ async fn frames_nested_too_deeply_are_refused_and_reported() {
         reply["error"]["message"],
         json!("Request deep/ask was refused: the message is nested deeper than 100 levels")
     );
-    assert_eq!(s.sink.seen.load(Ordering::SeqCst), 0, "the notification was dropped");
+    assert_eq!(
+        s.sink.seen.load(Ordering::SeqCst),
+        0,
+        "the notification was dropped"
+    );
     let warnings: Vec<String> = crate::log::testing::lines()
         .into_iter()
         .filter(|(level, _)| *level == crate::log::Level::Warn)
@@ -399,7 +426,10 @@ async fn frames_nested_too_deeply_are_refused_and_reported() {
     let request = read_frames(&mut s.peer_read, 1).await.remove(0);
     send_text(
         &mut s.peer_write,
-        format!(r#"{{"jsonrpc":"2.0","id":{},"result":"ok"}}"#, request["id"]),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{},"result":"ok"}}"#,
+            request["id"]
+        ),
     )
     .await;
     assert_eq!(call.await.unwrap().unwrap(), json!("ok"));

@@ -39,7 +39,7 @@ pub(super) fn dispatch(
                 backlog::dispatching(charge, || sink.notify(&method, params));
             }
         }
-        Err(invalid) => refused(conn, handlers, shutdown, charge, invalid),
+        Err(invalid) => refused(conn, handlers, shutdown, charge, *invalid),
     }
 }
 

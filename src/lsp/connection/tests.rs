@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::lsp::framing::{encode, Decoder};
-use std::sync::atomic::AtomicUsize;
 use serde_json::json;
+use std::sync::atomic::AtomicUsize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 
 struct NullRouter;

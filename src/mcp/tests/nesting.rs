@@ -90,7 +90,10 @@ async fn deep_events_that_are_not_our_answer_are_refused_or_skipped_and_the_call
 async fn a_deep_event_answering_our_call_fails_it() {
     let server = serve(|req| {
         let id = req.rpc_id().unwrap_or(0);
-        let event = format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{}}}\n\n", nested());
+        let event = format!(
+            "data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{}}}\n\n",
+            nested()
+        );
         Reply::sse(vec![chunk(&event)], true)
     })
     .await;
