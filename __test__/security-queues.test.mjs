@@ -164,7 +164,8 @@ for (const switchValue of [undefined, '0']) {
         }
         return Date.now() - since > 1000;
       });
-      assert.ok(asked < count && asked <= 4096 + 2048, `${asked} handlers called`);
+      // At most 256 wait for their answers, plus what one read (64 KiB) brought.
+      assert.ok(asked <= 256 + 1024, `${asked} handlers called`);
       // Answer everything (also what arrives from now on).
       const release = setInterval(() => waiting.splice(0).forEach((r) => r(null)), 1);
       try {

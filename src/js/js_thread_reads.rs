@@ -322,6 +322,10 @@ fn read_and_feed(reader: &mut Reader, status: c_int) -> (bool, bool) {
     if status < 0 {
         return (true, false);
     }
+    if !feeder.has_room() {
+        // Woken while another bound is still full: read nothing, pause again.
+        return (false, false);
+    }
     for _ in 0..READS_PER_WAKEUP {
         match (&reader.socket).read(&mut reader.buf) {
             Ok(0) => return (true, false),

@@ -113,6 +113,14 @@ struct Outgoing {
     _unwritten: Charge,
 }
 
+/// How many server requests may wait for their answers before the reader stops: adt-ls asks
+/// a handful at a time (the logon), a flood of them to a handler that does not answer costs
+/// a task and a JS call each.
+pub(crate) const SERVER_REQUEST_LIMITS: Limits = Limits {
+    items: 256,
+    bytes: 4 * 1024 * 1024,
+};
+
 /// How many frames, and how many bytes of them, may wait for the writer before new requests
 /// and notifications are refused: a burst of 20,000 calls in flight fits (the socket takes
 /// thousands at once and adt-ls reads while we write), while a peer that stopped reading is
@@ -198,6 +206,9 @@ struct Inner {
     unwritten: Arc<Backlog>,
     /// What the reader dispatched and is not yet done with.
     backlog: Arc<Backlog>,
+    /// Server requests read and not yet answered (a tighter bound: each holds a task and
+    /// often a JS call).
+    requests: Arc<Backlog>,
     /// Wakes the deadline task for a deadline sooner than its wake-up.
     deadline_changed: Notify,
     shutdown: watch::Sender<bool>,
@@ -351,6 +362,7 @@ impl Connection {
                 writer: tx,
                 unwritten: Backlog::new(WRITE_QUEUE_LIMITS),
                 backlog: Backlog::new(backlog::DEFAULT_LIMITS),
+                requests: Backlog::new(SERVER_REQUEST_LIMITS),
                 deadline_changed: Notify::new(),
                 shutdown,
                 trace,

@@ -204,14 +204,14 @@ async fn server_requests_waiting_for_their_handlers_stop_the_reading_at_the_boun
         total,
         |i| json!({"jsonrpc": "2.0", "id": format!("s{i}"), "method": "gated", "params": {"i": i}}),
     );
-    eventually("the backlog to fill", || {
-        s.conn.backlog().0 >= DEFAULT_LIMITS.items
+    eventually("the server-request bound to fill", || {
+        s.conn.backlog().0 >= SERVER_REQUEST_LIMITS.items
     })
     .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let in_flight = s.conn.backlog().0;
     assert!(
-        in_flight <= DEFAULT_LIMITS.items + PER_READ,
+        in_flight <= SERVER_REQUEST_LIMITS.items + PER_READ,
         "{in_flight} handlers in flight"
     );
     assert!(

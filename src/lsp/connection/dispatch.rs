@@ -2,7 +2,8 @@
 //! the sink, a server request is answered by the router in a task of its own. Each runs with
 //! the frame's backlog charge ([`crate::backlog`]): ambient while a response or notification
 //! is handed on (the queue that keeps what it produced takes it), held by a server request's
-//! task until its reply is queued. A frame that cannot be used is reported, never dropped
+//! task until its reply is queued (with a second charge against the connection's tighter
+//! bound on server requests in flight). A frame that cannot be used is reported, never dropped
 //! silently: a request gets a JSON-RPC error reply, a response too deep to parse fails its own
 //! request (`ERR_JSON_TOO_DEEP`), a notification is logged at warn.
 
@@ -56,6 +57,7 @@ fn answer(
     params: Result<Option<Value>, RpcError>,
 ) {
     let router = handlers.router.clone();
+    let in_flight = conn.inner.requests.charge(0);
     let conn = conn.clone();
     let mut shutdown = shutdown.clone();
     tokio::spawn(async move {
@@ -80,7 +82,7 @@ fn answer(
             Err(refusal) => message::response_err(&id, &refusal),
         };
         conn.send_reply(reply, &mut shutdown).await;
-        drop(charge);
+        drop((charge, in_flight));
     });
 }
 

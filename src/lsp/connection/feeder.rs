@@ -83,17 +83,27 @@ impl Feeder {
     /// True while what was read and is not yet done with is under the backlog's limits:
     /// read on. Otherwise wait for [`Feeder::room`] or [`Feeder::when_room`].
     pub fn has_room(&self) -> bool {
-        self.conn.inner.backlog.has_room()
+        self.conn.inner.backlog.has_room() && self.conn.inner.requests.has_room()
     }
 
     /// Resolves once reading may go on.
     pub async fn room(&self) {
-        self.conn.inner.backlog.room().await
+        let inner = &self.conn.inner;
+        while !self.has_room() {
+            inner.backlog.room().await;
+            inner.requests.room().await;
+        }
     }
 
-    /// Call `wake` once reading may go on (at once, on this thread, when it may now).
+    /// Call `wake` once the bound that stops reading now has room again (at once, on this
+    /// thread, when it has); the caller checks [`Feeder::has_room`] again then.
     pub fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
-        self.conn.inner.backlog.when_room(wake)
+        let inner = &self.conn.inner;
+        if inner.backlog.has_room() {
+            inner.requests.when_room(wake)
+        } else {
+            inner.backlog.when_room(wake)
+        }
     }
 
     /// True until the connection ends.
