@@ -73,6 +73,11 @@ pub mod codes {
     pub const OUT_OF_RANGE: &str = "ERR_OUT_OF_RANGE";
     /// adt-ls broke the LSP base protocol (framing); the connection was ended.
     pub const LSP_PROTOCOL: &str = "ERR_LSP_PROTOCOL";
+    /// adt-ls does not read what is sent to it: the queue of unwritten messages is full, and
+    /// the request or notification was not sent.
+    pub const NOT_READING: &str = "ERR_ADT_LS_NOT_READING";
+    /// A message from adt-ls (LSP or MCP) nests deeper than the limit; it was refused.
+    pub const JSON_TOO_DEEP: &str = "ERR_JSON_TOO_DEEP";
     /// adt-ls asked for credentials to be sent somewhere other than the destination's own
     /// origin (or without TLS); nothing was sent.
     pub const CREDENTIALS_ORIGIN: &str = "ERR_CREDENTIALS_ORIGIN";

@@ -12,6 +12,7 @@
 extern crate napi_derive;
 
 pub mod auth;
+pub(crate) mod backlog;
 pub mod cancel_scope;
 pub mod client;
 pub mod debug_env;
@@ -23,7 +24,9 @@ pub mod driver;
 pub mod error;
 pub mod federated;
 pub mod identity;
+pub mod json_depth;
 pub mod log;
+pub(crate) mod log_queue;
 pub mod lsp;
 pub mod mcp;
 pub mod option_keys;

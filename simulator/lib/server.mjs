@@ -12,6 +12,7 @@ import { registerNative } from './native/index.mjs';
 import { parseAdtLsArgv } from './shell/argv.mjs';
 import { createDispatcher } from './shell/dispatch.mjs';
 import { createFaults } from './shell/faults.mjs';
+import { createHostile } from './shell/hostile.mjs';
 import { gatedConnection } from './shell/gates.mjs';
 import { registerLifecycle } from './shell/lifecycle.mjs';
 import { loadOptionalRegistrars } from './shell/modules.mjs';
@@ -61,7 +62,9 @@ export async function startSession({
       if (output !== input) output.destroy?.();
     },
   });
-  const transport = createTappedTransport({ input, output, trace, admit: faults.admit, delayFor: faults.delayFor });
+  const hostile = createHostile({ input, output });
+  const admit = (message) => hostile.admit(message) && faults.admit(message);
+  const transport = createTappedTransport({ input, output, trace, admit, delayFor: faults.delayFor });
   const connection = createMessageConnection(transport.reader, transport.writer);
   const ctx = createContext({ config, connection, log, trace });
   ctx.connection = gatedConnection(connection, ctx);

@@ -5,6 +5,10 @@
 //! hand-off (docs/performance.md). Never under Bun (its libuv symbols abort) nor on Windows;
 //! `ADT_LS_NATIVE_JS_THREAD_READS=0` turns it off. Either way the Tokio reader task is used.
 //! The handle never holds the event loop open: a pending promise does (the settle pump).
+//! Backpressure as on the Tokio reader: reading stops when the connection's backlog is full
+//! (after settling and delivering in place, what is still held belongs to server-request
+//! handlers or callbacks elsewhere); the poll is stopped then, and a thread-safe call from
+//! whoever frees room starts it again ([`crate::backlog`]).
 
 use super::settle;
 use super::uv_poll::{self, UvLoop, UvPoll};
@@ -20,6 +24,7 @@ use std::os::raw::{c_int, c_void};
 use std::os::unix::io::AsRawFd;
 use std::os::unix::net::UnixStream;
 use std::ptr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The switch: `0` keeps the Tokio reader.
@@ -42,6 +47,8 @@ impl Drop for Attach {
 }
 
 type Deliver = ThreadsafeFunction<Attach, (), (), Status, false, true>;
+/// Starts reading again for the reader with this id (JS thread).
+type Resume = ThreadsafeFunction<u64, (), (), Status, false, true>;
 
 /// The [`ReadHost`] of one driver: hands each new connection to the JS thread.
 struct JsThreadReads {
@@ -78,21 +85,38 @@ pub fn read_host(env: &Env, host: &HostEnv) -> Option<Arc<dyn ReadHost>> {
 }
 
 fn create_deliver(env: &Env) -> Result<Deliver> {
+    let resume = Arc::new(create_resume(env)?);
     let noop = env.create_function_from_closure::<(), (), _>("adtLsReads", |_| Ok(()))?;
     noop.build_threadsafe_function::<Attach>()
         .weak::<true>()
         .callee_handled::<false>()
-        .build_callback(|ctx| {
+        .build_callback(move |ctx| {
             let mut attach = ctx.value;
             if let Some((socket, feeder)) = attach.0.take() {
-                start_reading(&ctx.env, socket, feeder);
+                start_reading(&ctx.env, socket, feeder, resume.clone());
             }
+            Ok(())
+        })
+}
+
+fn create_resume(env: &Env) -> Result<Resume> {
+    let noop = env.create_function_from_closure::<(), (), _>("adtLsResume", |_| Ok(()))?;
+    noop.build_threadsafe_function::<u64>()
+        .weak::<true>()
+        .callee_handled::<false>()
+        .build_callback(|ctx| {
+            resume_reading(ctx.value);
             Ok(())
         })
 }
 
 /// What a poll handle reads for.
 struct Reader {
+    /// Names the reader in [`Resume`] calls.
+    id: u64,
+    /// Stopped because the backlog is full; [`Resume`] starts it again.
+    paused: bool,
+    resume: Arc<Resume>,
     socket: UnixStream,
     feeder: Option<Feeder>,
     env: sys::napi_env,
@@ -109,8 +133,8 @@ thread_local! {
     static ACTIVE: Cell<*mut UvPoll> = const { Cell::new(ptr::null_mut()) };
 }
 
-fn start_reading(env: &Env, socket: UnixStream, feeder: Feeder) {
-    match open_reader(env, socket, feeder) {
+fn start_reading(env: &Env, socket: UnixStream, feeder: Feeder, resume: Arc<Resume>) {
+    match open_reader(env, socket, feeder, resume) {
         Ok(()) => log::debug("lsp: reading adt-ls on the JS thread"),
         Err(fallback) => {
             let Fallback(why, socket, feeder) = *fallback;
@@ -126,6 +150,7 @@ fn open_reader(
     env: &Env,
     socket: UnixStream,
     feeder: Feeder,
+    resume: Arc<Resume>,
 ) -> std::result::Result<(), Box<Fallback>> {
     let raw = env.raw();
     let mut event_loop: *mut sys::uv_loop_s = ptr::null_mut();
@@ -138,7 +163,11 @@ fn open_reader(
         return Err(Box::new(Fallback("no async context", socket, feeder)));
     };
     let fd = socket.as_raw_fd();
+    static NEXT_ID: AtomicU64 = AtomicU64::new(1);
     let reader = Box::into_raw(Box::new(Reader {
+        id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        paused: false,
+        resume,
         socket,
         feeder: Some(feeder),
         env: raw,
@@ -238,6 +267,49 @@ unsafe extern "C" fn on_readable(handle: *mut UvPoll, status: c_int, _events: c_
             }
         }
         finish(handle);
+    } else {
+        pause_while_full(handle, reader);
+    }
+}
+
+/// Stop polling while the backlog is still full after settling in place; whoever frees room
+/// asks the JS thread to start again.
+unsafe fn pause_while_full(handle: *mut UvPoll, reader: &mut Reader) {
+    let Some(feeder) = reader.feeder.as_ref() else {
+        return;
+    };
+    if feeder.has_room() {
+        return;
+    }
+    uv_poll::pause(handle);
+    reader.paused = true;
+    let (id, resume) = (reader.id, reader.resume.clone());
+    feeder.when_room(Box::new(move || {
+        resume.call(id, ThreadsafeFunctionCallMode::NonBlocking);
+    }));
+}
+
+/// The backlog of reader `id` has room again: poll its socket again (JS thread).
+fn resume_reading(id: u64) {
+    let handle = OPEN.with(|open| {
+        open.borrow().iter().copied().find(|h| {
+            // SAFETY: handles in OPEN are live, with a reader (or null) as data.
+            let reader = unsafe { uv_poll::data(*h) } as *const Reader;
+            !reader.is_null() && unsafe { &*reader }.id == id
+        })
+    });
+    let Some(handle) = handle else {
+        return;
+    };
+    // SAFETY: found in OPEN: live, its reader not freed.
+    let reader = unsafe { &mut *(uv_poll::data(handle) as *mut Reader) };
+    if !reader.paused || !reader.feeder.as_ref().is_some_and(Feeder::is_open) {
+        return;
+    }
+    reader.paused = false;
+    // SAFETY: as above; JS thread (a thread-safe function's callback).
+    if !unsafe { uv_poll::resume(handle, on_readable) } {
+        log::warn("lsp: cannot watch the adt-ls socket again; the connection stays paused");
     }
 }
 
@@ -250,12 +322,19 @@ fn read_and_feed(reader: &mut Reader, status: c_int) -> (bool, bool) {
     if status < 0 {
         return (true, false);
     }
+    if !feeder.has_room() {
+        // Woken while another bound is still full: read nothing, pause again.
+        return (false, false);
+    }
     for _ in 0..READS_PER_WAKEUP {
         match (&reader.socket).read(&mut reader.buf) {
             Ok(0) => return (true, false),
             Ok(n) => {
                 if !feeder.feed(&reader.buf[..n]) {
                     return (false, true);
+                }
+                if !feeder.has_room() {
+                    break;
                 }
                 // A short read drained the socket: stop here instead of paying one more
                 // `recv` for its `EAGAIN`. libuv polls level-triggered, so bytes that

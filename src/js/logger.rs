@@ -3,21 +3,22 @@
 //! threadsafe function (so a logger never keeps a script alive); pending lines are also
 //! flushed right before any of our promises settles, so a line logged during an operation is
 //! seen before the caller's `await` returns. A logger that throws is ignored. Nothing is ever
-//! written to stdout.
+//! written to stdout. The queue is bounded ([`LineQueue`]): while the logger is far behind,
+//! new lines are dropped and counted, and one warning reports them when it catches up.
 
 use super::call;
 use crate::log::{self, Level};
+use crate::log_queue::LineQueue;
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::JsValue;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 type Pump = ThreadsafeFunction<(), (), (), Status, false, true>;
 
-static QUEUE: Mutex<VecDeque<(Level, String)>> = Mutex::new(VecDeque::new());
+static QUEUE: Mutex<LineQueue> = Mutex::new(LineQueue::new());
 static SCHEDULED: AtomicBool = AtomicBool::new(false);
 static PUMP: OnceLock<Pump> = OnceLock::new();
 
@@ -31,7 +32,7 @@ struct JsSink;
 impl log::Sink for JsSink {
     fn log(&self, level: Level, message: String) {
         if let Ok(mut q) = QUEUE.lock() {
-            q.push_back((level, message));
+            q.push(level, message);
         }
         if !SCHEDULED.swap(true, Ordering::AcqRel) {
             if let Some(pump) = PUMP.get() {
@@ -45,8 +46,8 @@ impl log::Sink for JsSink {
 pub fn flush(env: &Env) {
     SCHEDULED.store(false, Ordering::Release);
     loop {
-        let batch: Vec<(Level, String)> = match QUEUE.lock() {
-            Ok(mut q) => q.drain(..).collect(),
+        let batch = match QUEUE.lock() {
+            Ok(mut q) => q.take(),
             Err(_) => return,
         };
         if batch.is_empty() {

@@ -5,10 +5,13 @@
 //! an operation is seen before its `await` returns. A target is a client's event listeners or
 //! one function (a call's `onProgress`, a driver's notification handler); it lives on the JS
 //! thread only. A function that throws or
-//! rejects is logged as a warning and never disturbs the client or the process.
+//! rejects is logged as a warning and never disturbs the client or the process. A message
+//! posted while a peer's message is dispatched keeps that message's backlog charge until it is
+//! delivered, so a flood stops being read instead of filling the queue ([`crate::backlog`]).
 
 use super::raw_ref::RawRef;
 use super::{call, callback, json};
+use crate::backlog::{self, Charge};
 use crate::log;
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -34,7 +37,7 @@ pub enum Message {
 
 /// The cross-thread half of one JS thread's outbox.
 pub struct Outbox {
-    queue: Mutex<Vec<(u64, Message)>>,
+    queue: Mutex<Vec<(u64, Message, Option<Charge>)>>,
     scheduled: AtomicBool,
     pump: Pump,
 }
@@ -42,9 +45,10 @@ pub struct Outbox {
 impl Outbox {
     /// Queue `message` for `target`; wake the JS thread unless a wake-up is on its way.
     pub fn post(&self, target: u64, message: Message) {
+        let entry = (target, message, backlog::take());
         match self.queue.lock() {
-            Ok(mut q) => q.push((target, message)),
-            Err(p) => p.into_inner().push((target, message)),
+            Ok(mut q) => q.push(entry),
+            Err(p) => p.into_inner().push(entry),
         }
         if !self.scheduled.swap(true, Ordering::AcqRel) {
             let _ = self.pump.call((), ThreadsafeFunctionCallMode::NonBlocking);
@@ -213,8 +217,9 @@ pub fn flush(env: &Env) {
         if batch.is_empty() {
             return;
         }
-        for (target, message) in batch {
+        for (target, message, charge) in batch {
             deliver(env, target, message);
+            drop(charge);
         }
     }
 }

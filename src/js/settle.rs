@@ -4,8 +4,11 @@
 //! number of completions that arrive before the JS thread wakes up are settled in one
 //! wake-up, after pending log lines, events and progress reports are delivered. The function is weak while nothing is
 //! pending and holds the event loop open (like a pending `AsyncBlock` did) while something is.
+//! A completion posted while a peer's response is dispatched keeps that response's backlog
+//! charge until its promise settles ([`crate::backlog`]).
 
 use super::{logger, outbox};
+use crate::backlog::{self, Charge};
 use napi::bindgen_prelude::*;
 use napi::sys;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -23,9 +26,12 @@ type Outcome = Box<dyn Any + Send>;
 /// Turns an outcome into the value to resolve with, or the error to reject with (JS thread).
 type Finish = Box<dyn FnOnce(&Env, Outcome) -> Result<sys::napi_value>>;
 
+/// A queued completion: the promise's id, the outcome, the charge of the response behind it.
+type Queued = (u64, Outcome, Option<Charge>);
+
 /// The cross-thread half: completions queued by runtime threads, and the wake-up.
 struct Shared {
-    queue: Mutex<Vec<(u64, Outcome)>>,
+    queue: Mutex<Vec<Queued>>,
     scheduled: AtomicBool,
     pump: Pump,
 }
@@ -33,9 +39,10 @@ struct Shared {
 impl Shared {
     /// Queue a completion; wake the JS thread unless a wake-up is already on its way.
     fn post(&self, id: u64, outcome: Outcome) {
+        let entry = (id, outcome, backlog::take());
         match self.queue.lock() {
-            Ok(mut queue) => queue.push((id, outcome)),
-            Err(poisoned) => poisoned.into_inner().push((id, outcome)),
+            Ok(mut queue) => queue.push(entry),
+            Err(poisoned) => poisoned.into_inner().push(entry),
         }
         if !self.scheduled.swap(true, Ordering::AcqRel) {
             // Fails only while the env is being torn down; the promise then never settles.
@@ -227,10 +234,12 @@ pub fn wake_pump() {
     }
 }
 
-/// Settle every queued completion (JS thread: the pump's callback, or in place after
-/// [`hold_wakeups`]).
+/// Deliver pending log lines, events and progress reports, then settle every queued
+/// completion (JS thread: the pump's callback, or in place after [`hold_wakeups`]).
 pub fn drain(env: &Env) {
     let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
+        logger::flush(env);
+        outbox::flush(env);
         return;
     };
     shared.scheduled.store(false, Ordering::Release);
@@ -238,17 +247,18 @@ pub fn drain(env: &Env) {
         Ok(mut queue) => std::mem::take(&mut *queue),
         Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
     };
+    // Everything posted before the batch was taken is delivered before it settles.
+    logger::flush(env);
+    outbox::flush(env);
     if batch.is_empty() {
         return;
     }
-    logger::flush(env);
-    outbox::flush(env);
-    for (id, outcome) in batch {
+    for (id, outcome, charge) in batch {
         let entry = LOCAL.with(|slot| slot.borrow_mut().as_mut()?.waiting.remove(&id));
-        let Some((deferred, finish)) = entry else {
-            continue;
-        };
-        settle_one(env, deferred, finish, outcome);
+        if let Some((deferred, finish)) = entry {
+            settle_one(env, deferred, finish, outcome);
+        }
+        drop(charge);
     }
     release_loop_if_idle(env);
 }

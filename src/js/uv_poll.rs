@@ -118,6 +118,24 @@ pub unsafe fn open(
     Some(handle)
 }
 
+/// Stop watching for now; [`resume`] starts again (the handle stays open).
+///
+/// # Safety
+/// `handle` comes from [`open`] and is not closed; JS thread only.
+pub unsafe fn pause(handle: *mut UvPoll) {
+    if let Some(uv) = uv() {
+        (uv.poll_stop)(handle);
+    }
+}
+
+/// Watch again after [`pause`]; false when libuv refused.
+///
+/// # Safety
+/// As for [`pause`].
+pub unsafe fn resume(handle: *mut UvPoll, on_readable: PollCallback) -> bool {
+    uv().is_some_and(|uv| (uv.poll_start)(handle, UV_READABLE, on_readable) == 0)
+}
+
 /// The `data` given to [`open`].
 ///
 /// # Safety

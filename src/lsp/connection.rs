@@ -10,11 +10,18 @@
 //! hand-off per request; whatever the socket does not take at once goes to the writer task,
 //! and nothing is written directly while the writer has frames queued, so frames never
 //! interleave and keep their order.
+//!
+//! Both directions are bounded (docs/security.md, "Hostile peers: queues"): what the reader
+//! dispatched and is not yet done with is charged to its [`Backlog`], and the reader stops
+//! reading while that is full; frames waiting for the writer are charged to a second one, and
+//! while it is full new requests and notifications are refused (`ERR_ADT_LS_NOT_READING`)
+//! and replies to server requests wait for room.
 
 use super::framing;
 use super::message::RawJson;
-use super::message::{self, Incoming, RpcError};
+use super::message::{self, RpcError};
 use super::params::{encode_params, encode_params_raw, encode_raw_params};
+use crate::backlog::{self, Backlog, Charge, Limits};
 use crate::error::{codes, Error, Result};
 use crate::log;
 use crate::trace::{Direction, Tracer};
@@ -24,7 +31,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::io::Write as _;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -98,11 +105,31 @@ pub const DISPOSED_CODE: i64 = -32097;
 /// to the writer task.
 pub type DirectWriter = Box<dyn std::io::Write + Send>;
 
-/// One frame for the writer; `written` is told once it is on the wire.
+/// One frame for the writer; `written` is told once it is on the wire, and its charge to the
+/// unwritten frames is released then.
 struct Outgoing {
     frame: Vec<u8>,
     written: Option<oneshot::Sender<()>>,
+    _unwritten: Charge,
 }
+
+/// How many server requests may wait for their answers before the reader stops: adt-ls asks
+/// a handful at a time (the logon), a flood of them to a handler that does not answer costs
+/// a task and a JS call each.
+pub(crate) const SERVER_REQUEST_LIMITS: Limits = Limits {
+    items: 256,
+    bytes: 4 * 1024 * 1024,
+};
+
+/// How many frames, and how many bytes of them, may wait for the writer before new requests
+/// and notifications are refused: a burst of 20,000 calls in flight fits (the socket takes
+/// thousands at once and adt-ls reads while we write), while a peer that stopped reading is
+/// noticed before the waiting calls (about 1 KB each, JS promise included) cost more than a
+/// few tens of MB.
+pub(crate) const WRITE_QUEUE_LIMITS: Limits = Limits {
+    items: 32_768,
+    bytes: 16 * 1024 * 1024,
+};
 
 /// How long a dispose waits for already queued frames to go out.
 const FLUSH_ON_CLOSE: Duration = Duration::from_millis(500);
@@ -174,9 +201,14 @@ struct Inner {
     next_id: AtomicU64,
     state: Mutex<State>,
     writer: mpsc::UnboundedSender<Outgoing>,
-    /// Frames handed to the writer task and not yet fully written. Incremented under the
-    /// state lock; a direct write happens only under that lock while it is 0.
-    queued: Arc<AtomicUsize>,
+    /// Frames handed to the writer task and not yet fully written (charged under the state
+    /// lock; a direct write happens only under that lock while there are none).
+    unwritten: Arc<Backlog>,
+    /// What the reader dispatched and is not yet done with.
+    backlog: Arc<Backlog>,
+    /// Server requests read and not yet answered (a tighter bound: each holds a task and
+    /// often a JS call).
+    requests: Arc<Backlog>,
     /// Wakes the deadline task for a deadline sooner than its wake-up.
     deadline_changed: Notify,
     shutdown: watch::Sender<bool>,
@@ -317,7 +349,6 @@ impl Connection {
     {
         let (tx, rx) = mpsc::unbounded_channel();
         let (shutdown, shutdown_rx) = watch::channel(false);
-        let queued = Arc::new(AtomicUsize::new(0));
         let conn = Connection {
             inner: Arc::new(Inner {
                 next_id: AtomicU64::new(0),
@@ -329,13 +360,15 @@ impl Connection {
                     deadline_wake: None,
                 }),
                 writer: tx,
-                queued: queued.clone(),
+                unwritten: Backlog::new(WRITE_QUEUE_LIMITS),
+                backlog: Backlog::new(backlog::DEFAULT_LIMITS),
+                requests: Backlog::new(SERVER_REQUEST_LIMITS),
                 deadline_changed: Notify::new(),
                 shutdown,
                 trace,
             }),
         };
-        tokio::spawn(write_loop(writer, rx, queued, shutdown_rx.clone()));
+        tokio::spawn(write_loop(writer, rx, shutdown_rx.clone()));
         tokio::spawn(deadline_loop(conn.clone(), shutdown_rx.clone()));
         (conn, shutdown_rx)
     }
@@ -413,6 +446,9 @@ impl Connection {
             Phase::Closed(reason) => {
                 return Err(NotSent(reason.error_for(method, false), waiter));
             }
+        }
+        if !self.inner.unwritten.has_room() {
+            return Err(NotSent(self.not_reading(method), waiter));
         }
         // Id allocation and enqueueing happen under the lock: ids go out in order.
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
@@ -493,6 +529,9 @@ impl Connection {
             Phase::Open => {}
             Phase::Disposed => return Err(disposed_error()),
             Phase::Closed(reason) => return Err(reason.error_for(method, false)),
+        }
+        if !self.inner.unwritten.has_room() {
+            return Err(self.not_reading(method));
         }
         let body = message::notification(method, encode_params(params));
         self.trace(Direction::Out, &body);
@@ -581,9 +620,26 @@ impl Connection {
     }
 
     fn complete(&self, id: &Value, outcome: std::result::Result<RawJson, RpcError>) {
+        if let Some(p) = self.take_pending(id) {
+            let result = outcome.map_err(|e| Error::rpc(e.code, e.message, e.data));
+            p.waiter.finish(result);
+        }
+    }
+
+    /// Fail request `id` with the error `error` makes from its method (a response that
+    /// could not be used).
+    fn fail(&self, id: &Value, error: impl FnOnce(&str) -> Error) {
+        if let Some(p) = self.take_pending(id) {
+            let e = error(&p.method);
+            p.waiter.finish(Err(e));
+        }
+    }
+
+    /// The pending request a response with `id` answers, taken out of the map.
+    fn take_pending(&self, id: &Value) -> Option<Pending> {
         let Some(id) = id.as_u64() else {
             log::debug(format!("lsp: response with foreign id {id} ignored"));
-            return;
+            return None;
         };
         let removed = {
             let mut state = self.lock();
@@ -593,14 +649,44 @@ impl Connection {
             }
             p
         };
-        let Some(p) = removed else {
+        if removed.is_none() {
             log::debug(format!(
                 "lsp: response for unknown or expired id {id} ignored"
             ));
-            return;
-        };
-        let result = outcome.map_err(|e| Error::rpc(e.code, e.message, e.data));
-        p.waiter.finish(result);
+        }
+        removed
+    }
+
+    /// Why `method` is refused while the writer's queue is full.
+    fn not_reading(&self, method: &str) -> Error {
+        let (frames, bytes) = self.inner.unwritten.load();
+        Error::coded(
+            codes::NOT_READING,
+            format!(
+                "adt-ls is not reading what is sent to it: {frames} messages ({bytes} bytes) \
+                 are waiting to be written; {method} was not sent."
+            ),
+        )
+    }
+
+    /// What waits for the writer: (frames, bytes).
+    pub fn unwritten(&self) -> (usize, usize) {
+        self.inner.unwritten.load()
+    }
+
+    /// What the reader dispatched and is not yet done with: (messages, bytes).
+    pub fn backlog(&self) -> (usize, usize) {
+        self.inner.backlog.load()
+    }
+
+    /// Queue a reply to a server request once the writer has room (it waits, holding the
+    /// request's charge, so a peer that floods requests without reading our replies stops
+    /// being read); dropped when the connection ends first.
+    async fn send_reply(&self, body: Vec<u8>, shutdown: &mut watch::Receiver<bool>) {
+        tokio::select! {
+            _ = self.inner.unwritten.room() => self.send_frame(body),
+            _ = stopped(shutdown) => {}
+        }
     }
 
     /// Record a message body when a trace is on (one branch otherwise).
@@ -616,25 +702,26 @@ impl Connection {
         self.enqueue(&state, framing::encode(&body), None);
     }
 
-    /// Hand a frame to the writer task (the state lock held: see [`Inner::queued`]).
+    /// Hand a frame to the writer task (the state lock held: see [`Inner::unwritten`]).
     fn enqueue(
         &self,
         _locked: &State,
         frame: Vec<u8>,
         written: Option<oneshot::Sender<()>>,
     ) -> bool {
-        self.inner.queued.fetch_add(1, Ordering::AcqRel);
-        let sent = self.inner.writer.send(Outgoing { frame, written });
-        if sent.is_err() {
-            self.inner.queued.fetch_sub(1, Ordering::AcqRel);
-        }
-        sent.is_ok()
+        let charge = self.inner.unwritten.charge(frame.len());
+        let out = Outgoing {
+            frame,
+            written,
+            _unwritten: charge,
+        };
+        self.inner.writer.send(out).is_ok()
     }
 
     /// Write as much of `frame` as the socket takes now, from this thread, when the writer
     /// task has nothing queued; the number of bytes written (0 when it was not tried).
     fn write_direct(&self, state: &mut State, frame: &[u8]) -> usize {
-        if self.inner.queued.load(Ordering::Acquire) != 0 {
+        if self.inner.unwritten.load().0 != 0 {
             return 0;
         }
         let Some(direct) = state.direct.as_mut() else {
@@ -705,7 +792,6 @@ fn disposed_error() -> Error {
 async fn write_loop<W: AsyncWrite>(
     writer: W,
     mut rx: mpsc::UnboundedReceiver<Outgoing>,
-    queued: Arc<AtomicUsize>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     tokio::pin!(writer);
@@ -714,9 +800,7 @@ async fn write_loop<W: AsyncWrite>(
             biased;
             out = rx.recv() => {
                 let Some(out) = out else { break };
-                let ok = write_one(&mut writer, out).await;
-                queued.fetch_sub(1, Ordering::AcqRel);
-                if !ok {
+                if !write_one(&mut writer, out).await {
                     return;
                 }
             }
@@ -727,9 +811,7 @@ async fn write_loop<W: AsyncWrite>(
     // within a bound.
     let _ = tokio::time::timeout(FLUSH_ON_CLOSE, async {
         while let Ok(out) = rx.try_recv() {
-            let ok = write_one(&mut writer, out).await;
-            queued.fetch_sub(1, Ordering::AcqRel);
-            if !ok {
+            if !write_one(&mut writer, out).await {
                 break;
             }
         }
@@ -756,6 +838,12 @@ async fn read_loop<R: AsyncRead>(
     tokio::pin!(reader);
     let mut buf = vec![0u8; 64 * 1024];
     loop {
+        if !feeder.has_room() {
+            tokio::select! {
+                _ = feeder.room() => {}
+                _ = stopped(&mut shutdown) => return,
+            }
+        }
         let n = tokio::select! {
             read = reader.read(&mut buf) => match read {
                 Ok(0) | Err(_) => break,
@@ -770,48 +858,14 @@ async fn read_loop<R: AsyncRead>(
     feeder.eof().await;
 }
 
-fn dispatch(conn: &Connection, handlers: &Handlers, body: &[u8], shutdown: &watch::Receiver<bool>) {
-    conn.trace(Direction::In, body);
-    match message::parse_incoming(body) {
-        Ok(Incoming::Response { id, outcome }) => conn.complete(&id, outcome),
-        Ok(Incoming::Request { id, method, params }) => {
-            let router = handlers.router.clone();
-            let conn = conn.clone();
-            let mut shutdown = shutdown.clone();
-            // Handlers run concurrently: the reader must keep going while one awaits (adt-ls
-            // holds `ensureLoggedOn` open while it asks us for the logon).
-            tokio::spawn(async move {
-                let answer = tokio::select! {
-                    answer = router.route(&method, params) => answer,
-                    _ = stopped(&mut shutdown) => return,
-                };
-                let body = match answer {
-                    Ok(result) => message::response_ok(&id, result),
-                    Err(msg) => message::response_err(
-                        &id,
-                        &RpcError {
-                            code: -32603,
-                            message: format!("Request {method} failed with message: {msg}"),
-                            data: None,
-                        },
-                    ),
-                };
-                conn.send_frame(body);
-            });
-        }
-        Ok(Incoming::Notification { method, params }) => {
-            if let Some(sink) = &handlers.notifications {
-                sink.notify(&method, params);
-            }
-        }
-        Err(e) => log::debug(format!("lsp: {}", e.0)),
-    }
-}
-
+mod dispatch;
 mod feeder;
+use dispatch::dispatch;
 pub use feeder::Feeder;
 #[cfg(unix)]
 pub use feeder::ReadHost;
 
+#[cfg(test)]
+mod bounds_tests;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,10 @@
 //! JSON-RPC 2.0 messages on the LSP channel: building outgoing frames with the member order
 //! vscode-jsonrpc uses (`jsonrpc`, `id`, `method`, `params` / `result` / `error`) and
-//! classifying incoming ones.
+//! classifying incoming ones. A frame nested deeper than [`json_depth::MAX_DEPTH`] is refused
+//! before it is parsed; what can still be read of a refused message (its id and method) is
+//! kept, so a request gets an error reply and a response fails its own request.
 
+use crate::json_depth::{self, MAX_DEPTH};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
@@ -39,9 +42,49 @@ pub struct RpcError {
     pub data: Option<Value>,
 }
 
-/// Why an incoming frame could not be understood.
+/// Why an incoming frame could not be understood, and what could still be read of it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct InvalidMessage(pub String);
+pub struct InvalidMessage {
+    pub reason: String,
+    /// The message's id, when it has a readable one.
+    pub id: Option<Value>,
+    /// The message's method, when it has one.
+    pub method: Option<String>,
+    /// The JSON-RPC error code a request refused for this reason is answered with.
+    pub code: i64,
+    /// The frame nests deeper than [`MAX_DEPTH`].
+    pub too_deep: bool,
+}
+
+/// JSON-RPC "Invalid Request".
+pub const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC "Invalid params".
+pub const INVALID_PARAMS: i64 = -32602;
+
+impl InvalidMessage {
+    /// A frame nothing can be read from.
+    fn unreadable(reason: impl Into<String>) -> Box<InvalidMessage> {
+        Box::new(InvalidMessage {
+            reason: reason.into(),
+            id: None,
+            method: None,
+            code: INVALID_REQUEST,
+            too_deep: false,
+        })
+    }
+
+    /// A frame nested too deeply; its id and method read without parsing the rest.
+    fn too_deep(body: &[u8]) -> Box<InvalidMessage> {
+        let members = json_depth::shallow_members(body);
+        Box::new(InvalidMessage {
+            reason: format!("the message is nested deeper than {MAX_DEPTH} levels"),
+            id: members.id,
+            method: members.method,
+            code: INVALID_REQUEST,
+            too_deep: true,
+        })
+    }
+}
 
 /// The members of a JSON-RPC message; `params` and `result` are borrowed raw.
 #[derive(Deserialize)]
@@ -59,19 +102,30 @@ struct Envelope<'a> {
 }
 
 /// Parse and classify one frame body.
-pub fn parse_incoming(body: &[u8]) -> Result<Incoming, InvalidMessage> {
+pub fn parse_incoming(body: &[u8]) -> Result<Incoming, Box<InvalidMessage>> {
     let text = std::str::from_utf8(body)
-        .map_err(|e| InvalidMessage(format!("LSP frame is not UTF-8: {e}")))?;
+        .map_err(|e| InvalidMessage::unreadable(format!("LSP frame is not UTF-8: {e}")))?;
     if !text.trim_start().starts_with('{') {
-        return Err(InvalidMessage("LSP frame is not a JSON object".into()));
+        return Err(InvalidMessage::unreadable("LSP frame is not a JSON object"));
+    }
+    if json_depth::exceeds(body, MAX_DEPTH) {
+        return Err(InvalidMessage::too_deep(body));
     }
     let env: Envelope = serde_json::from_str(text)
-        .map_err(|e| InvalidMessage(format!("invalid JSON in LSP frame: {e}")))?;
-    let params = || -> Result<Option<Value>, InvalidMessage> {
+        .map_err(|e| InvalidMessage::unreadable(format!("invalid JSON in LSP frame: {e}")))?;
+    let params = || -> Result<Option<Value>, Box<InvalidMessage>> {
         env.params
             .map(|raw| serde_json::from_str(raw.get()))
             .transpose()
-            .map_err(|e| InvalidMessage(format!("invalid params in LSP frame: {e}")))
+            .map_err(|e| {
+                Box::new(InvalidMessage {
+                    reason: format!("invalid params in LSP frame: {e}"),
+                    id: env.id.clone(),
+                    method: env.method.clone(),
+                    code: INVALID_PARAMS,
+                    too_deep: false,
+                })
+            })
     };
     match (env.method.clone(), env.id.clone()) {
         (Some(method), Some(id)) => Ok(Incoming::Request {
@@ -90,8 +144,8 @@ pub fn parse_incoming(body: &[u8]) -> Result<Incoming, InvalidMessage> {
             };
             Ok(Incoming::Response { id, outcome })
         }
-        _ => Err(InvalidMessage(
-            "LSP frame is neither request, response nor notification".into(),
+        _ => Err(InvalidMessage::unreadable(
+            "LSP frame is neither request, response nor notification",
         )),
     }
 }
@@ -232,6 +286,58 @@ mod tests {
         ));
         assert!(parse_incoming(b"[1]").is_err());
         assert!(parse_incoming(b"{").is_err());
+    }
+
+    #[test]
+    fn frames_nested_too_deeply_are_refused_with_their_id_and_method() {
+        let deep = format!("{}{}", "[".repeat(10_000_000), "]".repeat(10_000_000));
+        let cases = [
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":4,"result":{deep}}}"#),
+                Some(json!(4)),
+                None,
+            ),
+            (
+                format!(r#"{{"jsonrpc":"2.0","method":"window/logMessage","params":{deep}}}"#),
+                None,
+                Some("window/logMessage"),
+            ),
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":"s1","method":"x/ask","params":[{deep}]}}"#),
+                Some(json!("s1")),
+                Some("x/ask"),
+            ),
+        ];
+        for (body, id, method) in cases {
+            let e = parse_incoming(body.as_bytes()).unwrap_err();
+            assert!(e.too_deep, "{}", e.reason);
+            assert_eq!(e.reason, "the message is nested deeper than 100 levels");
+            assert_eq!(e.id, id);
+            assert_eq!(e.method.as_deref(), method);
+            assert_eq!(e.code, INVALID_REQUEST);
+        }
+        // At the limit (the envelope is level 1) the frame parses.
+        let at_limit = format!(
+            r#"{{"jsonrpc":"2.0","method":"m","params":{}{}}}"#,
+            "[".repeat(99),
+            "]".repeat(99)
+        );
+        assert!(matches!(
+            parse_incoming(at_limit.as_bytes()),
+            Ok(Incoming::Notification {
+                params: Some(_),
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_request_with_params_that_do_not_parse_keeps_its_id() {
+        let e = parse_incoming(br#"{"jsonrpc":"2.0","id":9,"method":"x/y","params":[1e400]}"#)
+            .unwrap_err();
+        assert_eq!((e.id, e.method.as_deref()), (Some(json!(9)), Some("x/y")));
+        assert_eq!(e.code, INVALID_PARAMS);
+        assert!(!e.too_deep);
     }
 
     #[test]

@@ -98,6 +98,18 @@ pub fn sse_not_json(method: &str, data: &str) -> Error {
     ))
 }
 
+/// `what` (a response body, a server-sent event) nests too deeply to be parsed (coded
+/// `ERR_JSON_TOO_DEEP`, docs/security.md).
+pub fn too_deep(method: &str, what: &str) -> Error {
+    coded(
+        codes::JSON_TOO_DEEP,
+        format!(
+            "adt-ls MCP {method}: {what} is nested deeper than {} levels; it was refused",
+            crate::json_depth::MAX_DEPTH
+        ),
+    )
+}
+
 /// A server-sent event grew past its bound; the stream was dropped.
 pub fn event_too_large(method: &str, limit: usize) -> Error {
     protocol(format!(

@@ -4,14 +4,20 @@
 //! requests seen in a stream are answered by a separate POST on the pooled client, at most
 //! [`McpLimits::max_concurrent_replies`] at a time (extra ones are dropped and logged);
 //! `notifications/progress` with the current call's token goes to its progress sink. Bodies
-//! and events are read within [`McpLimits`]. Timeouts, cancellation and session policy live
-//! in `client.rs`; this module only moves one exchange.
+//! and events are read within [`McpLimits`], and never parsed when nested too deeply
+//! (`depth.rs`). What a stream's messages leave waiting on the JS thread (progress reports)
+//! is charged to a backlog of the stream, and the next chunk is read only while it has room
+//! ([`crate::backlog`]). Timeouts, cancellation and session policy live in `client.rs`; this
+//! module only moves one exchange.
 
+use super::depth::{self, Deep};
 use super::errors;
 use super::jsonrpc::{self, Incoming};
 use super::limits::McpLimits;
 use super::sse::SseParser;
+use crate::backlog::{self, Backlog};
 use crate::error::{Error, Result};
+use crate::json_depth::{self, MAX_DEPTH};
 use crate::log;
 use crate::trace::{Direction, HttpMeta, Tracer};
 use futures_util::StreamExt;
@@ -284,19 +290,39 @@ impl Transport {
     ) -> Result<Value> {
         let mut body = response.bytes_stream();
         let mut parser = SseParser::with_limit(self.limits.max_event_bytes);
-        while let Some(chunk) = body.next().await {
+        let backlog = Backlog::new(backlog::DEFAULT_LIMITS);
+        loop {
+            backlog.room().await;
+            let Some(chunk) = body.next().await else {
+                break;
+            };
             let chunk = chunk.map_err(|e| errors::send_failed(method, &e))?;
             let events = parser
                 .try_feed(&chunk)
                 .map_err(|e| errors::event_too_large(method, e.limit))?;
             for data in events {
+                if json_depth::exceeds(data.as_bytes(), MAX_DEPTH) {
+                    match depth::deep_event(data.as_bytes(), method, id) {
+                        Deep::Fail(e) => return Err(e),
+                        Deep::Refuse(reply) => self.reply_in_background(reply, headers),
+                        Deep::Skip => {}
+                    }
+                    continue;
+                }
                 let payload: Value =
                     serde_json::from_str(&data).map_err(|_| errors::sse_not_json(method, &data))?;
-                for msg in jsonrpc::messages_of(payload) {
-                    self.trace_in(&msg, status, session_id);
-                    if let Some(answer) = self.route(msg, method, id, headers)? {
-                        return Ok(answer);
+                let charge = backlog.charge(data.len());
+                let routed: Result<Option<Value>> = backlog::dispatching(charge, || {
+                    for msg in jsonrpc::messages_of(payload) {
+                        self.trace_in(&msg, status, session_id);
+                        if let Some(answer) = self.route(msg, method, id, headers)? {
+                            return Ok(Some(answer));
+                        }
                     }
+                    Ok(None)
+                });
+                if let Some(answer) = routed? {
+                    return Ok(answer);
                 }
             }
         }
@@ -340,6 +366,11 @@ impl Transport {
 
     /// Answer a server->client request with a separate POST, in the background (bounded).
     fn answer_server_request(&self, request: &Value, headers: &SessionHeaders) {
+        self.reply_in_background(jsonrpc::reply_to_server_request(request), headers);
+    }
+
+    /// POST `reply` to a server->client request in the background (bounded).
+    fn reply_in_background(&self, reply: Value, headers: &SessionHeaders) {
         let Ok(permit) = self.replies.clone().try_acquire_owned() else {
             log::debug(format!(
                 "adt-ls MCP: {} answers to server requests in flight; this one is dropped",
@@ -347,7 +378,6 @@ impl Transport {
             ));
             return;
         };
-        let reply = jsonrpc::reply_to_server_request(request);
         self.trace_out(&reply, headers);
         let transport = self.clone();
         let headers = headers.clone();
@@ -434,6 +464,9 @@ async fn read_json(response: Response, method: &str, id: u64, limit: usize) -> R
             return Err(errors::body_too_large(method, limit));
         }
         bytes.extend_from_slice(&chunk);
+    }
+    if json_depth::exceeds(&bytes, MAX_DEPTH) {
+        return Err(errors::too_deep(method, "the response body"));
     }
     let payload: Value =
         serde_json::from_slice(&bytes).map_err(|_| errors::body_not_json(method, &bytes))?;

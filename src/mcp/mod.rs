@@ -10,9 +10,11 @@
 //! * `sse`: the incremental event-stream parser;
 //! * `errors`: every error text and code;
 //! * `limits`: size and concurrency bounds on what the server sends;
+//! * `depth`: the nesting bound on bodies and events;
 //! * `lifecycle`: starting, stopping and binding adt-ls's MCP server over LSP.
 
 mod client;
+mod depth;
 mod errors;
 mod http;
 // `jsonrpc` and `sse` are public only for the fuzz targets in `fuzz/` (hidden from docs).

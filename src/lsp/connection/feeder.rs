@@ -1,7 +1,9 @@
 //! The reading side of a connection as a value: bytes in, frames decoded (with the
 //! decoder's limits), traced and dispatched. The reader task drives one; a caller that reads
 //! the socket itself (the JS thread, through a libuv poll handle) drives one from
-//! [`Connection::start_fed`].
+//! [`Connection::start_fed`]. Each frame is charged to the connection's backlog while what it
+//! produced waits ([`crate::backlog`]); whoever drives the feeder asks [`Feeder::has_room`]
+//! before reading more and waits for room when there is none.
 
 use super::{dispatch, CloseReason, Connection, Handlers};
 use crate::log;
@@ -46,7 +48,10 @@ impl Feeder {
         self.decoder.push(bytes);
         loop {
             match self.decoder.next_frame() {
-                Ok(Some(body)) => dispatch(&self.conn, &self.handlers, &body, &self.shutdown),
+                Ok(Some(body)) => {
+                    let charge = self.conn.inner.backlog.charge(body.len());
+                    dispatch(&self.conn, &self.handlers, &body, &self.shutdown, charge);
+                }
                 Ok(None) => break,
                 Err(e) => {
                     // The stream cannot be trusted any further: end it now and fail
@@ -73,6 +78,32 @@ impl Feeder {
     pub fn feed_eof(self) {
         let runtime = self.runtime.clone();
         runtime.spawn(self.eof());
+    }
+
+    /// True while what was read and is not yet done with is under the backlog's limits:
+    /// read on. Otherwise wait for [`Feeder::room`] or [`Feeder::when_room`].
+    pub fn has_room(&self) -> bool {
+        self.conn.inner.backlog.has_room() && self.conn.inner.requests.has_room()
+    }
+
+    /// Resolves once reading may go on.
+    pub async fn room(&self) {
+        let inner = &self.conn.inner;
+        while !self.has_room() {
+            inner.backlog.room().await;
+            inner.requests.room().await;
+        }
+    }
+
+    /// Call `wake` once the bound that stops reading now has room again (at once, on this
+    /// thread, when it has); the caller checks [`Feeder::has_room`] again then.
+    pub fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
+        let inner = &self.conn.inner;
+        if inner.backlog.has_room() {
+            inner.requests.when_room(wake)
+        } else {
+            inner.backlog.when_room(wake)
+        }
     }
 
     /// True until the connection ends.

@@ -3,6 +3,7 @@
 use super::*;
 use crate::lsp::framing::{encode, Decoder};
 use serde_json::json;
+use std::sync::atomic::AtomicUsize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 
 struct NullRouter;
@@ -408,11 +409,7 @@ async fn direct_and_queued_frames_never_interleave_and_keep_their_order() {
         bytes.load(Ordering::Relaxed) > 0,
         "some bytes went out directly"
     );
-    assert_eq!(
-        conn.inner.queued.load(Ordering::Acquire),
-        0,
-        "the writer drained"
-    );
+    assert_eq!(conn.unwritten(), (0, 0), "the writer drained");
     conn.dispose();
     drop(sent);
 }

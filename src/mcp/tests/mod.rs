@@ -7,6 +7,7 @@ mod bounds;
 mod connect;
 mod federation;
 mod lifecycle;
+mod nesting;
 mod requests;
 mod responses;
 mod server;
