@@ -77,17 +77,17 @@ fn without_secrets(host: &HostEnv) -> HostEnv {
     }
 }
 
-/// The URL's own checks; credentials in it get the same answer as a password option.
+/// The URL's own checks. An `@` means credentials (a system URL has none), refused like a
+/// password option and never echoed, whatever else in the URL does not parse.
 fn check_url(url: &str) -> Result<(), Failure> {
-    crate::option_values::system_url(url).map(|_| ()).map_err(|e| {
-        if e.message.contains("embedded credentials") {
-            Failure::usage(
-                "--url: a password in the URL is refused (other local users can read a process's arguments): put it in the environment variable ADT_LS_PASSWORD, or pipe it to --password-stdin",
-            )
-        } else {
-            Failure::usage(e.message.replace("connection.systemUrl", "--url"))
-        }
-    })
+    if url.contains('@') {
+        return Err(Failure::usage(
+            "--url: a password in the URL is refused (other local users can read a process's arguments): put it in the environment variable ADT_LS_PASSWORD, or pipe it to --password-stdin",
+        ));
+    }
+    crate::option_values::system_url(url)
+        .map(|_| ())
+        .map_err(|e| Failure::usage(e.message.replace("connection.systemUrl", "--url")))
 }
 
 fn strategy(settings: &Settings, host: &HostEnv) -> Result<Strategy, Failure> {
