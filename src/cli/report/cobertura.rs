@@ -55,8 +55,9 @@ pub(crate) fn fraction(c: Count) -> f64 {
     }
 }
 
+/// The shortest text that reads back as the same number (`0.4`, `0.42857142857142855`, `1`).
 fn rate(f: f64) -> String {
-    format!("{:.4}", f.clamp(0.0, 1.0))
+    format!("{}", f.clamp(0.0, 1.0))
 }
 
 /// The Cobertura report; `timestamp` in milliseconds since 1970.
@@ -258,8 +259,8 @@ mod tests {
             },
         ];
         let xml = render(&[object(lines)], &PathScheme::new(None), 7);
-        assert!(xml.contains(r#"<coverage line-rate="0.4000" branch-rate="0.5000" lines-covered="2" lines-valid="5" branches-covered="1" branches-valid="2""#), "{xml}");
-        assert!(xml.contains(r#"<class name="ZCL_X" filename="src/zcl_x.clas.abap" line-rate="0.4000" branch-rate="0.5000""#), "{xml}");
+        assert!(xml.contains(r#"<coverage line-rate="0.4" branch-rate="0.5" lines-covered="2" lines-valid="5" branches-covered="1" branches-valid="2""#), "{xml}");
+        assert!(xml.contains(r#"<class name="ZCL_X" filename="src/zcl_x.clas.abap" line-rate="0.4" branch-rate="0.5""#), "{xml}");
         assert!(
             xml.contains(
                 r#"<line number="8" hits="1" branch="true" condition-coverage="50% (1/2)"/>"#
@@ -270,7 +271,7 @@ mod tests {
             xml.contains(r#"<line number="9" hits="0" branch="false"/>"#),
             "{xml}"
         );
-        assert!(xml.contains(r#"<class name="ZCL_X.macros" filename="src/zcl_x.clas.macros.abap" line-rate="1.0000""#), "{xml}");
+        assert!(xml.contains(r#"<class name="ZCL_X.macros" filename="src/zcl_x.clas.macros.abap" line-rate="1""#), "{xml}");
         assert!(xml.contains("<!DOCTYPE coverage SYSTEM"), "{xml}");
     }
 
