@@ -107,7 +107,7 @@ mod tests {
                 },
             ],
         };
-        let text = render(&[o.clone()], &PathScheme::new(None));
+        let text = render(std::slice::from_ref(&o), &PathScheme::new(None));
         assert_eq!(
             text,
             "TN:\nSF:src/zcl_x.clas.abap\nBRDA:8,0,0,1\nBRDA:8,0,1,0\nDA:8,2\nDA:9,0\nBRF:2\nBRH:1\nLF:2\nLH:1\nend_of_record\n"
