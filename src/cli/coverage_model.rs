@@ -3,7 +3,7 @@
 //! (percent), their counts when it sends them, and statement-level lines
 //! (`lines[]: {uri: '<source URI>#start=<line>,<column>', hits, branches?: {total, covered}}`)
 //! when it sends them. Rates are never recomputed: the object rates in every report are
-//! adt-ls's (docs/cli.md#coverage).
+//! adt-ls's (docs/cli.md#formats).
 
 use super::objects::Obj;
 use super::paths::parse_adt_uri;

@@ -271,7 +271,12 @@ mod tests {
             xml.contains(r#"<line number="9" hits="0" branch="false"/>"#),
             "{xml}"
         );
-        assert!(xml.contains(r#"<class name="ZCL_X.macros" filename="src/zcl_x.clas.macros.abap" line-rate="1""#), "{xml}");
+        assert!(
+            xml.contains(
+                r#"<class name="ZCL_X.macros" filename="src/zcl_x.clas.macros.abap" line-rate="1""#
+            ),
+            "{xml}"
+        );
         assert!(xml.contains("<!DOCTYPE coverage SYSTEM"), "{xml}");
     }
 
