@@ -15,7 +15,6 @@ use std::path::PathBuf;
     about = "ABAP checks and object work for scripts and CI, through SAP's adt-ls.",
     after_help = super::usage::AFTER_HELP,
     help_template = "{usage-heading} {usage}\n\n{about}\n\n{all-args}{after-help}",
-    disable_help_subcommand = true,
     subcommand_required = false,
     arg_required_else_help = false
 )]

@@ -26,6 +26,8 @@ static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
 /// One run's subscription; dropping it ends the run's interest (the last one uninstalls).
 pub(crate) struct Interrupts {
     rx: watch::Receiver<u64>,
+    /// The count when the run began listening: any Ctrl-C after it counts.
+    since: u64,
 }
 
 impl Interrupts {
@@ -35,20 +37,20 @@ impl Interrupts {
         let mut guard = SHARED.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(shared) = guard.as_mut() {
             shared.runs += 1;
-            return Some(Interrupts {
-                rx: shared.tx.subscribe(),
-            });
+            let rx = shared.tx.subscribe();
+            let since = *rx.borrow();
+            return Some(Interrupts { rx, since });
         }
         let (tx, rx) = watch::channel(0u64);
         let shared = install(tx)?;
         *guard = Some(shared);
-        Some(Interrupts { rx })
+        Some(Interrupts { rx, since: 0 })
     }
 
-    /// Resolves at the next Ctrl-C.
+    /// Resolves once a Ctrl-C came since [`Interrupts::listen`] (at once if one already did).
     pub(crate) async fn wait(&mut self) {
-        let seen = *self.rx.borrow_and_update();
-        let _ = self.rx.wait_for(|n| *n != seen).await;
+        let since = self.since;
+        let _ = self.rx.wait_for(|n| *n != since).await;
     }
 }
 
@@ -195,5 +197,50 @@ mod unix {
             }
             Ok(previous)
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn sigint_handler() -> libc::sighandler_t {
+        // SAFETY: querying the current action only.
+        unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGINT, std::ptr::null(), &mut current);
+            current.sa_sigaction
+        }
+    }
+
+    #[tokio::test]
+    async fn a_sigint_during_a_run_is_seen_and_the_previous_handler_comes_back() {
+        let before = sigint_handler();
+        let mut run = Interrupts::listen().expect("installed");
+        assert_ne!(
+            sigint_handler(),
+            before,
+            "the run's own handler is in place"
+        );
+        // SAFETY: raise(3) sends SIGINT to this process, which the run's handler takes.
+        unsafe {
+            libc::raise(libc::SIGINT);
+        }
+        tokio::time::timeout(Duration::from_secs(30), run.wait())
+            .await
+            .expect("the run saw the SIGINT");
+        let mut second = Interrupts::listen().expect("a second run shares the handler");
+        drop(run);
+        assert_ne!(
+            sigint_handler(),
+            before,
+            "still installed while a run listens"
+        );
+        tokio::time::timeout(Duration::from_millis(50), second.wait())
+            .await
+            .expect_err("a Ctrl-C before the second run began is not its own");
+        drop(second);
+        assert_eq!(sigint_handler(), before, "the previous handler is back");
     }
 }

@@ -250,6 +250,8 @@ mod tests {
     async fn usage_errors_exit_2_before_anything_starts() {
         assert_eq!(status(&["--help"]).await, 0);
         assert_eq!(status(&["--version"]).await, 0);
+        assert_eq!(status(&["help"]).await, 0);
+        assert_eq!(status(&["help", "atc"]).await, 0);
         assert_eq!(status(&[]).await, 2);
         assert_eq!(status(&["fix"]).await, 2);
         assert_eq!(status(&["atc", "ZCL_X", "--password", "pw"]).await, 2);
