@@ -3,8 +3,10 @@
 //! here only for their shape; what they mean together (config files, environment, formats per
 //! command) is decided in [`super::config`] and the commands.
 
+use crate::doctor::args::{self as doctor_args, DoctorArgs};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// `adt-ls-native <command> [arguments] [options]`.
 #[derive(Debug, Parser)]
@@ -48,8 +50,11 @@ pub(crate) enum Command {
     /// List the ABAP destinations adt-ls knows
     Destinations(PlainArgs),
     /// Explain what would happen on this machine (see `adt-ls-native doctor --help`)
-    #[command(disable_help_flag = true)]
-    Doctor(DoctorPassThrough),
+    #[command(
+        disable_help_flag = true,
+        override_usage = "adt-ls-native doctor [options]"
+    )]
+    Doctor(DoctorCli),
 }
 
 /// How to reach the system, shared by every command (docs/cli.md#connection).
@@ -294,10 +299,62 @@ pub(crate) struct CallArgs {
     pub common: Common,
 }
 
-/// `doctor` keeps its own options and parser (`src/doctor/args.rs`): everything after the
-/// command word is handed to it unchanged.
+/// `doctor`'s own options (docs/doctor.md), checked by `src/doctor/args.rs`; `--help` prints
+/// its own usage text.
 #[derive(Debug, Args)]
-pub(crate) struct DoctorPassThrough {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-    pub rest: Vec<String>,
+pub(crate) struct DoctorCli {
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Probe the SAP system
+    #[arg(long, value_name = "systemUrl", value_parser = doctor_args::parse_url)]
+    pub url: Option<String>,
+    /// As connection.selfSigned: true
+    #[arg(long)]
+    pub self_signed: bool,
+    /// As connection.extraCaCerts (repeatable)
+    #[arg(long, value_name = "file", value_parser = non_empty_path)]
+    pub extra_ca: Vec<PathBuf>,
+    /// As connection.forwardProxy
+    #[arg(long, value_name = "host:port", value_parser = doctor_args::parse_host_port)]
+    pub proxy: Option<(String, u16)>,
+    /// The SAP client sent to the reentrance endpoint
+    #[arg(long, value_name = "nnn", value_parser = doctor_args::parse_client)]
+    pub client: Option<String>,
+    /// Bound of every network step
+    #[arg(long, value_name = "ms", value_parser = doctor_args::parse_timeout)]
+    pub timeout_ms: Option<Duration>,
+    /// As adtLs.path
+    #[arg(long, value_name = "file", value_parser = non_empty)]
+    pub adt_ls_path: Option<String>,
+    /// Show doctor's usage
+    #[arg(long, short)]
+    pub help: bool,
+}
+
+fn non_empty(raw: &str) -> Result<String, String> {
+    if raw.is_empty() {
+        Err("needs a file".into())
+    } else {
+        Ok(raw.to_string())
+    }
+}
+
+fn non_empty_path(raw: &str) -> Result<PathBuf, String> {
+    non_empty(raw).map(PathBuf::from)
+}
+
+impl From<DoctorCli> for DoctorArgs {
+    fn from(d: DoctorCli) -> DoctorArgs {
+        DoctorArgs {
+            json: d.json,
+            url: d.url,
+            self_signed: d.self_signed,
+            extra_ca: d.extra_ca,
+            proxy: d.proxy,
+            client: d.client,
+            timeout: d.timeout_ms.unwrap_or(doctor_args::DEFAULT_TIMEOUT),
+            adt_ls_path: d.adt_ls_path,
+        }
+    }
 }

@@ -44,7 +44,7 @@ pub(crate) async fn run(argv: Vec<String>, host: HostEnv, runtime: RuntimeInfo) 
     let cli = match Cli::try_parse_from(words) {
         Ok(cli) => cli,
         Err(e) => {
-            return match usage::from_clap(e) {
+            return match usage::from_clap(e, &usage_of(&argv)) {
                 usage::Early::Print(text) => print(&mut std::io::stdout(), &text, 0),
                 usage::Early::Usage(text) => print(&mut std::io::stderr(), &text, 2),
             }
@@ -59,14 +59,25 @@ pub(crate) async fn run(argv: Vec<String>, host: HostEnv, runtime: RuntimeInfo) 
         );
     };
     if let Command::Doctor(d) = command {
-        let argv = std::iter::once("doctor".to_string())
-            .chain(d.rest)
-            .collect();
-        return doctor::run_cli_to_stdio(argv, host, runtime).await;
+        if d.help {
+            return print(&mut std::io::stdout(), doctor::args::USAGE, 0);
+        }
+        let (code, report) = doctor::report_text(&d.into(), &host, &runtime).await;
+        return print(&mut std::io::stdout(), &report, code);
     }
     match execute(command, host).await {
         Ok(code) => code,
         Err(failure) => fail(&failure),
+    }
+}
+
+/// The usage of the command `argv` names (its first word), else the top-level usage.
+fn usage_of(argv: &[String]) -> String {
+    let mut cli = Cli::command();
+    let word = argv.first().map(String::as_str).unwrap_or("");
+    match cli.find_subcommand_mut(word) {
+        Some(sub) => sub.render_usage().to_string(),
+        None => cli.render_usage().to_string(),
     }
 }
 
@@ -296,5 +307,66 @@ mod tests {
             assert_eq!(plan(&command).map(|p| p.name), Some(name), "{list:?}");
         }
         assert!(plan(&parse(&["doctor", "--json"])).is_none());
+    }
+
+    #[test]
+    fn doctor_options_parse_into_its_arguments() {
+        let doctor = |list: &[&str]| {
+            let words = ["adt-ls-native", "doctor"]
+                .into_iter()
+                .chain(list.iter().copied());
+            match Cli::try_parse_from(words).map(|c| c.command) {
+                Ok(Some(Command::Doctor(d))) => Ok(doctor::args::DoctorArgs::from(d)),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => match usage::from_clap(e, &usage_of(&["doctor".to_string()])) {
+                    usage::Early::Usage(text) => Err(text),
+                    usage::Early::Print(text) => panic!("{text}"),
+                },
+            }
+        };
+        assert_eq!(doctor(&[]).unwrap(), doctor::args::DoctorArgs::default());
+        let d = doctor(&[
+            "--json",
+            "--url",
+            "https://h:1/",
+            "--self-signed",
+            "--extra-ca",
+            "a.pem",
+            "--extra-ca=b.pem",
+            "--proxy",
+            "[::1]:3128",
+            "--client",
+            "100",
+            "--timeout-ms=250",
+            "--adt-ls-path",
+            "/x/adt-ls",
+        ])
+        .unwrap();
+        assert!(d.json && d.self_signed);
+        assert_eq!(d.url.as_deref(), Some("https://h:1/"));
+        assert_eq!(
+            d.extra_ca,
+            [std::path::PathBuf::from("a.pem"), "b.pem".into()]
+        );
+        assert_eq!(d.proxy, Some(("::1".to_string(), 3128)));
+        assert_eq!(d.client.as_deref(), Some("100"));
+        assert_eq!(d.timeout, Duration::from_millis(250));
+        assert_eq!(d.adt_ls_path.as_deref(), Some("/x/adt-ls"));
+        for (list, fragment) in [
+            (
+                &["--url"][..],
+                "a value is required for '--url <systemUrl>'",
+            ),
+            (&["--url", "ftp://h"], "must be an http(s) URL"),
+            (&["--proxy", "host:0"], "must be host:port"),
+            (&["--client", "1"], "three digits"),
+            (&["--timeout-ms", "0"], "from 1 to 600000"),
+            (&["--adt-ls-path="], "needs a file"),
+            (&["--frobnicate"], "unexpected argument '--frobnicate'"),
+        ] {
+            let e = doctor(list).unwrap_err();
+            assert!(e.contains(fragment), "{list:?}: {e}");
+            assert!(e.contains("Usage: adt-ls-native doctor [options]"), "{e}");
+        }
     }
 }

@@ -26,22 +26,35 @@ pub(crate) enum Early {
     Usage(String),
 }
 
-/// Turn a clap error into what to print.
-pub(crate) fn from_clap(error: clap::Error) -> Early {
+/// Turn a clap error into what to print; `usage` is the usage of the command concerned, for
+/// the errors clap shows without one (a missing value).
+pub(crate) fn from_clap(error: clap::Error, usage: &str) -> Early {
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Early::Print(error.to_string()),
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             Early::Usage(usage_error("missing command", &error.to_string()))
         }
-        _ => Early::Usage(render(&error.to_string())),
+        _ => Early::Usage(render(&error.to_string(), usage)),
     }
 }
 
 /// clap's rendering (`error: <message>\n\n[tip]\n\nUsage: ...\n\nFor more information...`)
-/// in our shape: `adt-ls-native: usage error: <message>` and the rest as it is.
-fn render(clap_text: &str) -> String {
+/// in our shape: `adt-ls-native: usage error: <message>` and the rest, with the usage put in
+/// where clap left it out.
+fn render(clap_text: &str, usage: &str) -> String {
     let text = clap_text.strip_prefix("error: ").unwrap_or(clap_text);
-    format!("adt-ls-native: usage error: {text}")
+    if text.contains("\nUsage: ") {
+        return format!("adt-ls-native: usage error: {text}");
+    }
+    let (message, rest) = text.split_once("\n\n").unwrap_or((text.trim_end(), ""));
+    let rest = match rest.trim_end() {
+        "" => String::new(),
+        more => format!("\n\n{more}"),
+    };
+    format!(
+        "adt-ls-native: usage error: {message}\n\n{}{rest}\n",
+        usage.trim_end()
+    )
 }
 
 /// A usage error of our own with the usage text after it.
@@ -57,10 +70,21 @@ mod tests {
 
     #[test]
     fn clap_errors_read_as_our_usage_errors() {
-        let text = render("error: unexpected argument '--nope' found\n\nUsage: x\n");
+        let text = render(
+            "error: unexpected argument '--nope' found\n\nUsage: x\n",
+            "Usage: y",
+        );
         assert_eq!(
             text,
             "adt-ls-native: usage error: unexpected argument '--nope' found\n\nUsage: x\n"
+        );
+        let text = render(
+            "error: a value is required\n\nFor more information, try '--help'.\n",
+            "Usage: y\n",
+        );
+        assert_eq!(
+            text,
+            "adt-ls-native: usage error: a value is required\n\nUsage: y\n\nFor more information, try '--help'.\n"
         );
         let own = usage_error("missing command", "About\n\nUsage: a b\n\nMore\n");
         assert_eq!(
