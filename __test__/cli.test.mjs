@@ -229,7 +229,7 @@ test('progress: plain lines on stderr off a terminal, nothing with --quiet; --ou
   const plain = await cli(world, ['atc', 'ZCL_TEST_EXTRA', '--format', 'sarif']);
   assert.equal(plain.code, 0, plain.stderr);
   assert.match(plain.stderr, /^adt-ls-native: atc \[0\/1\] ZCL_TEST_EXTRA:CLAS\/OC 50% /m);
-  assert.match(plain.stderr, /^adt-ls-native: atc \[1\/1\] ZCL_TEST_EXTRA:CLAS\/OC 1 findings$/m);
+  assert.match(plain.stderr, /^adt-ls-native: atc \[1\/1\] ZCL_TEST_EXTRA:CLAS\/OC 1 finding$/m);
   assert.equal(JSON.parse(plain.stdout).version, '2.1.0');
   const out = join(world.cwd, 'atc.sarif');
   const quiet = await cli(world, ['atc', 'ZCL_TEST_EXTRA', '--format', 'sarif', '--quiet', '--output', out]);
@@ -264,7 +264,7 @@ test('progress on a terminal: one live line with the phase, the object and the p
     );
   });
   assert.match(screen, /\r\x1b\[2Katc \[0\/1\] ZCL_TEST_EXTRA:CLAS\/OC 50% /);
-  assert.match(screen, /\r\x1b\[2Katc \[1\/1\] ZCL_TEST_EXTRA:CLAS\/OC 1 findings/);
+  assert.match(screen, /\r\x1b\[2Katc \[1\/1\] ZCL_TEST_EXTRA:CLAS\/OC 1 finding\b/);
   assert.ok(!screen.includes('adt-ls-native: atc'), 'no plain lines on a terminal');
   assert.equal(JSON.parse(readFileSync(out, 'utf8')).findings.length, 1, 'stdout (redirected) holds the report');
 });

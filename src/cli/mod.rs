@@ -194,6 +194,9 @@ async fn execute(command: Command, host: HostEnv) -> Result<i32, Failure> {
     });
     let result = interruptible(&mut interrupts, work).await;
     progress.clear();
+    if matches!(&result, Err(f) if f.status == exit::Status::Interrupted) {
+        let_cancellations_through(&client).await;
+    }
     client.dispose().await;
     let outcome = result??;
     output::write(&outcome.report, common.out.output.as_deref())?;
@@ -201,6 +204,17 @@ async fn execute(command: Command, host: HostEnv) -> Result<i32, Failure> {
         progress.message(&format!("adt-ls-native: {summary}"));
     }
     Ok(outcome.status as i32)
+}
+
+/// An LSP method no server has: its (error) answer is the barrier below.
+const BARRIER_METHOD: &str = "adt-ls-native/cancellationBarrier";
+
+/// After a Ctrl-C, before adt-ls is stopped: let it read the cancellations just sent. adt-ls
+/// reads its messages in order, so the answer to a request sent after them (a method it does
+/// not have: `MethodNotFound`) means it has read them. At most two seconds.
+async fn let_cancellations_through(client: &crate::client::Client) {
+    let probe = client.call("raw.lsp", vec![Some(serde_json::json!(BARRIER_METHOD))]);
+    let _ = tokio::time::timeout(Duration::from_secs(2), probe).await;
 }
 
 /// `work`, or the interrupted failure at the first Ctrl-C (dropping `work`, which cancels its

@@ -27,7 +27,7 @@ pub(crate) async fn run(run: &Run, args: &AtcArgs, objects: &[Obj]) -> Result<Ou
             let result = run.call_in(Some(&label), "quality.runAtc", args).await?;
             let findings = atc_model::read(&obj, &result);
             run.progress
-                .finished(&label, &format!("{} findings", findings.len()));
+                .finished(&label, &super::count(findings.len(), "finding"));
             Ok(findings)
         })
         .await?;

@@ -24,6 +24,15 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// `1 finding`, `3 findings`.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// What a command shares with the others.
 pub(crate) struct Run {
     pub client: Client,

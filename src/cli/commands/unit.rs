@@ -33,9 +33,9 @@ async fn run_tests(
         let failed = tests.methods().filter(|m| m.failed()).count();
         let total = tests.methods().count();
         let what = if failed > 0 {
-            format!("{failed} of {total} tests failed")
+            format!("{failed} of {} failed", super::count(total, "test"))
         } else {
-            format!("{total} tests passed")
+            format!("{} passed", super::count(total, "test"))
         };
         run.progress.finished(&label, &what);
         Ok((
@@ -130,8 +130,11 @@ pub(crate) async fn coverage(run: &Run, objects: &[Obj]) -> Result<Outcome, Fail
 fn text(t: &ObjectTests, paths: &super::super::paths::PathScheme) -> String {
     let total = t.methods().count();
     let mut out = format!(
-        "{}:{} {} ({total} tests)\n",
-        t.name, t.object_type, t.status
+        "{}:{} {} ({})\n",
+        t.name,
+        t.object_type,
+        t.status,
+        super::count(total, "test")
     );
     for c in &t.classes {
         out.push_str(&format!("  {}\n", c.name));
