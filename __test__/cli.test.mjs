@@ -285,8 +285,11 @@ test('Ctrl-C: the call in flight is cancelled on the wire, adt-ls is disposed, e
   assert.equal(run.code, 130, `${run.signal} ${run.stderr}`);
   assert.match(run.stderr, /^adt-ls-native: interrupted: the calls in flight were cancelled and adt-ls was stopped\n$/);
   assert.equal(run.stdout, '');
-  const cancel = incoming(readTrace(trace)).find((m) => m.method === '$/cancelRequest');
-  assert.ok(cancel, 'the cancellation reached adt-ls');
-  assert.equal(cancel.params.id, sent.id);
+  const received = incoming(readTrace(trace));
+  const cancel = received.findIndex((m) => m.method === '$/cancelRequest');
+  assert.ok(cancel >= 0, 'the cancellation reached adt-ls');
+  assert.equal(received[cancel].params.id, sent.id);
+  const barrier = received.findIndex((m) => m.method === 'adt-ls-native/cancellationBarrier');
+  assert.ok(barrier > cancel, 'adt-ls read the cancellation before the barrier request (docs/wire.md)');
   assert.ok(await until(() => simulatorPids(mark).length === 0, 10_000), `adt-ls still runs: ${simulatorPids(mark)}`);
 });
