@@ -1,9 +1,11 @@
 //! Where each connection setting comes from: the command line, else the environment
 //! (`ADT_LS_URL`, `ADT_LS_CLIENT`, `ADT_LS_USER`), else the JSON config file (`--config`, or
-//! `adt-ls.config.json` in the working directory when present). Secrets come only from the
-//! environment or stdin ([`super::secrets`]): a config file with a `password` or `token` key
-//! is refused, since such files end up in repositories. The file is bounded (1 MiB, a regular
-//! file) and its relative paths are relative to the file's folder.
+//! `adt-ls.config.json` in the working directory when present; keys are the options' names,
+//! `url`, `client`, `user`, `selfSigned` / `self-signed`, `extraCa` / `extra-ca`, `adtLsPath` /
+//! `adt-ls-path`). Secrets come only from the environment or stdin ([`super::secrets`]): a
+//! config file with a `password` or `token` key is refused, since such files end up in
+//! repositories. The file is bounded (1 MiB, a regular file) and its relative paths are
+//! relative to the file's folder.
 
 use super::args::ConnectionArgs;
 use super::exit::Failure;
@@ -122,12 +124,29 @@ fn read_file(path: &Path) -> Result<(Map<String, Value>, PathBuf), Failure> {
     Ok((map, base))
 }
 
-/// The config object: known keys of the right types only.
+/// The option names that may also be written as keys (`"self-signed"` for `selfSigned`).
+const OPTION_SPELLINGS: &[(&str, &str)] = &[
+    ("self-signed", "selfSigned"),
+    ("extra-ca", "extraCa"),
+    ("adt-ls-path", "adtLsPath"),
+];
+
+/// The config object: known keys of the right types only, option spellings as the keys.
 pub(crate) fn parse(text: &str) -> Result<Map<String, Value>, String> {
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
-    let Value::Object(map) = value else {
+    let Value::Object(raw) = value else {
         return Err("must hold a JSON object".into());
     };
+    let mut map = Map::new();
+    for (key, value) in raw {
+        let key = OPTION_SPELLINGS
+            .iter()
+            .find(|(option, _)| *option == key)
+            .map_or(key, |(_, canonical)| (*canonical).to_string());
+        if map.insert(key.clone(), value).is_some() {
+            return Err(format!("'{key}' is given twice"));
+        }
+    }
     for (key, value) in &map {
         if matches!(key.as_str(), "password" | "token" | "bearerToken") {
             return Err(format!(
@@ -227,6 +246,13 @@ mod tests {
             .contains("wrong type"));
         assert!(parse("[1]").unwrap_err().contains("object"));
         assert!(parse("{").unwrap_err().contains("not JSON"));
+        let spelled =
+            parse(r#"{"self-signed":true,"extra-ca":["a.pem"],"adt-ls-path":"x"}"#).unwrap();
+        assert_eq!(spelled.get("selfSigned"), Some(&Value::Bool(true)));
+        assert!(spelled.contains_key("extraCa") && spelled.contains_key("adtLsPath"));
+        assert!(parse(r#"{"selfSigned":true,"self-signed":false}"#)
+            .unwrap_err()
+            .contains("twice"));
         let dir = std::env::temp_dir();
         let args = ConnectionArgs {
             client: Some("1".into()),

@@ -114,8 +114,8 @@ impl Run {
         opts
     }
 
-    /// Run `work` for each object, `--jobs` at a time, results in the objects' order; the
-    /// first failure ends the command (after the others in flight have finished).
+    /// Run `work` for each object, `--jobs` at a time, results in the objects' order; when
+    /// one fails, the command fails with the first failure once all of them have run.
     pub(crate) async fn each<T, F, Fut>(&self, objects: &[Obj], work: F) -> Result<Vec<T>, Failure>
     where
         F: Fn(Obj) -> Fut,
