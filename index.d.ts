@@ -1656,8 +1656,11 @@ export declare const REQUIRED_SAPSE_ADT_VSCODE_VERSION: string
 export declare function resolveAdtLsPath(opts?: DiscoverOptions): string
 
 /**
- * Run the `adt-ls-native` command line (`doctor`, `--help`); prints to stdout/stderr and
- * resolves the exit status (0 ok, 1 something would fail, 2 usage error).
+ * Run the `adt-ls-native` command line (`search`, `read`, `write`, `activate`, `unit`,
+ * `coverage`, `atc`, `transport`, `tools`, `call`, `destinations`, `doctor`; docs/cli.md):
+ * prints the report to stdout (or `--output`) and progress and messages to stderr, and
+ * resolves the exit status (0 success, 1 findings or failed tests, 2 usage error, 3
+ * connection, logon or adt-ls failure, 130 interrupted).
  */
 export declare function runCli(argv: string[]): Promise<number>
 

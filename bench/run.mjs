@@ -12,6 +12,7 @@ import * as ours from '../index.js';
 import * as ref from '@marianfoo/adt-ls';
 import { installFakeExtension, simulatorBinPath } from '../simulator/lib/install.mjs';
 import { startSapBackend } from '../simulator/lib/sap/index.mjs';
+import { measureCliStartup, startupTable } from './cli-startup.mjs';
 
 // @marianfoo/adt-ls 0.5.0 fires `initialized` and other writes without awaiting them; when a
 // dispose kills adt-ls first, vscode-jsonrpc throws EPIPE / write-after-end from a socket
@@ -145,6 +146,7 @@ const median = (xs) => {
 };
 
 const rows = [];
+let cliStartup = [];
 try {
   for (const sc of scenarios) {
     if (ONLY && !sc.name.includes(ONLY)) continue;
@@ -173,6 +175,7 @@ try {
     const fmt = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : 'n/a');
     console.log(`${sc.name}\n  adt-ls-native ${fmt(ma)}   0.5.0 ${fmt(mb)}   ratio ${Number.isFinite(mb / ma) ? `${(mb / ma).toFixed(2)}x` : 'n/a'}${Object.keys(errors).length ? `   errors: ${JSON.stringify(errors)}` : ''}`);
   }
+  if (!ONLY || 'cli start-up'.includes(ONLY)) cliStartup = await measureCliStartup({ binPath, sap, rounds: ROUNDS + 2 });
 } finally {
   await sap.close();
   rmSync(home, { recursive: true, force: true });
@@ -185,5 +188,6 @@ for (const r of rows) {
   const ratio = Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}x` : `n/a (${Object.entries(r.errors).map(([k, v]) => `${k}: ${v}`).join('; ')})`;
   console.log(`| ${r.scenario} | ${f(r.ours)} | ${f(r.ref)} | ${ratio} |`);
 }
+if (cliStartup.length) console.log(`\nThe command line's own start-up (docs/performance.md#command-line-start-up):\n\n${startupTable(cliStartup)}`);
 if (referenceWriteErrors) console.log(`\n(${referenceWriteErrors} write-after-close errors thrown by @marianfoo/adt-ls 0.5.0's vscode-jsonrpc were ignored)`);
 process.exit(0);

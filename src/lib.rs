@@ -14,6 +14,7 @@ extern crate napi_derive;
 pub mod auth;
 pub(crate) mod backlog;
 pub mod cancel_scope;
+pub(crate) mod cli;
 pub mod client;
 pub mod debug_env;
 

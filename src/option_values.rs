@@ -92,13 +92,15 @@ pub fn system_url(input: &str) -> Result<Url> {
     Ok(url)
 }
 
-/// `input` with a URL's userinfo (`user:pw@` in the authority) replaced by `***@`.
+/// `input` with a URL's userinfo (`user:pw@` in the authority) replaced by `***@`. Everything
+/// up to the last `@` before the path counts, even across `?` or `#`: a password may hold them
+/// (`user:pa#ss@host`), and masking too much is harmless.
 pub fn without_userinfo(input: &str) -> String {
     let Some(start) = input.find("://").map(|i| i + 3) else {
         return input.to_string();
     };
     let rest = &input[start..];
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let end = rest.find('/').unwrap_or(rest.len());
     match rest[..end].rfind('@') {
         Some(at) => format!("{}***{}", &input[..start], &rest[at..]),
         None => input.to_string(),
@@ -186,6 +188,8 @@ mod tests {
             "https://S3cret-pw@sap.example.com/x",
             "https://DEVELOPER:S3cret-pw@sap.example.com:99999",
             "ftp://u:S3cret-pw@h",
+            "https://DEVELOPER:S3cret-pw#1@127.0.0.1:1",
+            "https://DEVELOPER:S3cret-pw?x@127.0.0.1/sap",
         ] {
             let e = system_url(bad).unwrap_err();
             assert!(e.has_code(codes::INVALID_ARG_VALUE), "{bad}");

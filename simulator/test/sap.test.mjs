@@ -288,6 +288,98 @@ describe('simulated SAP backend', () => {
       assert.equal(await client.call('adtLs/run/runApplication', [uri]), '2 + 3 = 5\n');
     });
 
+    test('failing unit tests, ATC priorities and line coverage carry ADT positions', async () => {
+      const created = await client.call('tool:abap_creation-create_object', {
+        destination: dest,
+        objectType: 'CLAS/OC',
+        objectContent: JSON.stringify({ name: 'ZCL_SIM_REPORTS', packageName: '$TMP', description: 'report data' }),
+        transportRequestNumber: '',
+      });
+      const { filePath } = JSON.parse(created.text);
+      const main = [
+        'CLASS zcl_sim_reports DEFINITION PUBLIC FINAL CREATE PUBLIC.',
+        '  PUBLIC SECTION.',
+        '    METHODS sign IMPORTING iv TYPE i RETURNING VALUE(rv) TYPE i.',
+        '    METHODS idle.',
+        'ENDCLASS.',
+        'CLASS zcl_sim_reports IMPLEMENTATION.',
+        '  METHOD sign.',
+        '    IF iv < 0.',
+        '      rv = -1.',
+        '    ENDIF.',
+        '  ENDMETHOD.',
+        '  METHOD idle.',
+        '    BREAK-POINT.',
+        '    WAIT UP TO 1 SECONDS.',
+        '    DATA lv_unused TYPE i.',
+        '  ENDMETHOD.',
+        'ENDCLASS.',
+        '',
+      ].join('\n');
+      const tests = [
+        'CLASS ltcl_sign DEFINITION FINAL FOR TESTING DURATION SHORT RISK LEVEL HARMLESS.',
+        '  PRIVATE SECTION.',
+        '    METHODS positive FOR TESTING.',
+        '    METHODS broken FOR TESTING.',
+        'ENDCLASS.',
+        'CLASS ltcl_sign IMPLEMENTATION.',
+        '  METHOD positive.',
+        '    cl_abap_unit_assert=>assert_equals( act = NEW zcl_sim_reports( )->sign( 1 ) exp = 0 ).',
+        '  ENDMETHOD.',
+        '  METHOD broken.',
+        "    cl_abap_unit_assert=>fail( msg = 'sign is broken' ).",
+        '  ENDMETHOD.',
+        'ENDCLASS.',
+        '',
+      ].join('\n');
+      await client.call('adtLs/fileSystem/writeFile', { uri: filePath, content: main });
+      await client.call('adtLs/fileSystem/writeFile', { uri: filePath.replace(/\.abap$/, '.testclasses.abap'), content: tests });
+      const activated = await client.call('adtLs/activation/activate', { destination: dest, fileUris: [filePath], references: [], forceActivation: false });
+      assert.equal(activated.isActivationExecuted, true, JSON.stringify(activated));
+
+      const base = '/sap/bc/adt/oo/classes/zcl_sim_reports';
+      const atc = await client.call('adtLs/atc/runCheck', { objectUri: filePath, checkVariant: '' });
+      assert.deepEqual(
+        atc.atcRunCheckResults.map((f) => [f.priority, f.messageId, f.location.line, f.location.column, f.location.uri]),
+        [
+          [1, 'BREAK_POINT', 13, 4, `${base}/source/main#start=13,4`],
+          [3, 'WAIT_UP_TO', 14, 4, `${base}/source/main#start=14,4`],
+          [2, 'UNUSED_VARIABLE', 15, 4, `${base}/source/main#start=15,4`],
+        ],
+      );
+      assert.ok(atc.atcRunCheckResults.every((f) => f.uri === base && typeof f.checkId === 'string'));
+
+      const run = await client.call('adtLs/abapUnit/runTests', { uris: [filePath], measurement: 'COVERAGE' });
+      assert.equal(run.status, 'FAILED');
+      assert.deepEqual([run.result.total, run.result.passed, run.result.failed], [2, 1, 1]);
+      const [cls] = run.result.testClasses;
+      assert.equal(cls.uri, `${base}/includes/testclasses#start=1,0`);
+      const [positive, broken] = cls.methods;
+      assert.equal(positive.status, 'PASSED');
+      assert.equal(positive.uri, `${base}/includes/testclasses#start=7,0`);
+      assert.ok(positive.executionTime > 0);
+      assert.equal(broken.status, 'FAILED');
+      assert.equal(broken.message, 'sign is broken');
+      assert.equal(broken.alerts[0].stack[0].uri, `${base}/includes/testclasses#start=11,4`);
+
+      const cov = (await client.call('adtLs/coverage/getCoverage', run.coverageParams)).coverage.objects[0];
+      assert.deepEqual([cov.statements, cov.branches, cov.procedures], [
+        { executed: 2, total: 5 },
+        { executed: 1, total: 2 },
+        { executed: 1, total: 2 },
+      ]);
+      assert.equal(cov.statementCoverage, 40);
+      assert.equal(cov.branchCoverage, 50);
+      assert.deepEqual(cov.lines.map((l) => [l.uri, l.hits]), [
+        [`${base}/source/main#start=8,4`, 1],
+        [`${base}/source/main#start=9,6`, 1],
+        [`${base}/source/main#start=13,4`, 0],
+        [`${base}/source/main#start=14,4`, 0],
+        [`${base}/source/main#start=15,4`, 0],
+      ]);
+      assert.deepEqual(cov.lines[0].branches, { total: 2, covered: 1 });
+    });
+
     test('service binding actions need a readFile first in the session', async () => {
       const uri = await uriOf('ZUI_SIM_FLIGHT_O4', 'SRVB/SVB');
       await assert.rejects(client.call('adtLs/businessservice/srvb/getServiceBindingDetails', { lsUri: uri }), /Unsupported Object Type/);

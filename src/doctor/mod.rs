@@ -1,7 +1,8 @@
 //! `npx adt-ls-native doctor`: explains what the engine would do on this machine — runtime,
 //! adt-ls discovery (every candidate, the winner and why), the winner's bundled JRE and,
 //! with `--url`, the network path to the SAP system — as text or JSON, with an exit status
-//! (0 works, 1 something would fail, 2 usage error). `docs/doctor.md` documents it.
+//! (0 works, 1 something would fail; usage errors are the command line's, [`crate::cli`]).
+//! `docs/doctor.md` documents it.
 
 pub mod adt_ls;
 pub mod args;
@@ -21,46 +22,25 @@ pub(crate) mod writable;
 use crate::discovery::DiscoverOptions;
 use crate::process::host::HostEnv;
 use crate::tls::{ca_file, pem};
-use args::{Command, DoctorArgs};
+use args::DoctorArgs;
 use report::{Check, Report};
 pub use runtime::RuntimeInfo;
 use serde_json::{json, Value};
 
-/// What the bin prints and its exit status.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CliOutcome {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-/// Run the command line `argv` (after `node <script>`).
-pub async fn run_cli(argv: &[String], host: HostEnv, runtime: RuntimeInfo) -> CliOutcome {
-    match args::parse(argv) {
-        Ok(Command::Help) => CliOutcome {
-            code: 0,
-            stdout: args::USAGE.to_string(),
-            stderr: String::new(),
-        },
-        Ok(Command::Doctor(doctor)) => {
-            let report = run(&doctor, &host, &runtime).await;
-            let stdout = if doctor.json {
-                serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
-            } else {
-                render::text(&report)
-            };
-            CliOutcome {
-                code: report.exit_code(),
-                stdout,
-                stderr: String::new(),
-            }
-        }
-        Err(message) => CliOutcome {
-            code: 2,
-            stdout: String::new(),
-            stderr: format!("adt-ls-native: {message}\n\n{}", args::USAGE),
-        },
-    }
+/// Run the checks of `doctor` and render them: the exit status (0 works, 1 something would
+/// fail) and the report (text, or JSON with `--json`) for stdout.
+pub async fn report_text(
+    doctor: &DoctorArgs,
+    host: &HostEnv,
+    runtime: &RuntimeInfo,
+) -> (i32, String) {
+    let report = run(doctor, host, runtime).await;
+    let text = if doctor.json {
+        serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+    } else {
+        render::text(&report)
+    };
+    (report.exit_code(), text)
 }
 
 /// Collect the report.
@@ -247,22 +227,4 @@ fn read_extra_cas(doctor: &DoctorArgs) -> (Vec<Vec<u8>>, Vec<Check>) {
         }
     }
     (certs, checks)
-}
-
-/// Run the command line and write its output to this process's stdout and stderr;
-/// resolves the exit status.
-pub async fn run_cli_to_stdio(argv: Vec<String>, host: HostEnv, runtime: RuntimeInfo) -> i32 {
-    use std::io::Write;
-    let outcome = run_cli(&argv, host, runtime).await;
-    if !outcome.stdout.is_empty() {
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(outcome.stdout.as_bytes());
-        let _ = out.flush();
-    }
-    if !outcome.stderr.is_empty() {
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_all(outcome.stderr.as_bytes());
-        let _ = err.flush();
-    }
-    outcome.code
 }

@@ -1,17 +1,20 @@
 //! `runCli(argv)` for the package's one-line bin: captures the JS host state and the
-//! runtime's name, version, platform and arch, and forwards to [`crate::doctor`], which
-//! prints and resolves the exit status.
+//! runtime's name, version, platform and arch, and forwards to [`crate::cli`], which prints
+//! and resolves the exit status.
 
 use super::checked;
 use super::driver::rejected;
 use super::errors::coded;
 use super::settle::Settling;
 use crate::arg_error;
-use crate::doctor::{self, RuntimeInfo};
+use crate::doctor::RuntimeInfo;
 use napi::bindgen_prelude::*;
 
-/// Run the `adt-ls-native` command line (`doctor`, `--help`); prints to stdout/stderr and
-/// resolves the exit status (0 ok, 1 something would fail, 2 usage error).
+/// Run the `adt-ls-native` command line (`search`, `read`, `write`, `activate`, `unit`,
+/// `coverage`, `atc`, `transport`, `tools`, `call`, `destinations`, `doctor`; docs/cli.md):
+/// prints the report to stdout (or `--output`) and progress and messages to stderr, and
+/// resolves the exit status (0 success, 1 findings or failed tests, 2 usage error, 3
+/// connection, logon or adt-ls failure, 130 interrupted).
 #[napi(ts_args_type = "argv: string[]", ts_return_type = "Promise<number>")]
 pub fn run_cli(env: Env, argv: Unknown) -> Result<Settling<i32>> {
     let argv = match checked::opt_strings(&env, Some(argv), "argv") {
@@ -27,7 +30,7 @@ pub fn run_cli(env: Env, argv: Unknown) -> Result<Settling<i32>> {
     let runtime = runtime_info(&env);
     coded(
         &env,
-        async move { Ok(doctor::run_cli_to_stdio(argv, host, runtime).await) },
+        async move { Ok(crate::cli::run(argv, host, runtime).await) },
         |_, code| Ok(code),
     )
 }

@@ -93,6 +93,7 @@ pub fn spawn(
     }
     let mut child = cmd.spawn().map_err(|e| spawn_error(program, e))?;
     let pid = child.id().unwrap_or(0);
+    log::debug(format!("adt-ls spawned: pid {pid}"));
     if !reaper::track_pid(pid) {
         // The host began exiting while we spawned: nothing may outlive the cleanup.
         kill_tree(pid);

@@ -1,5 +1,9 @@
 // ABAP Unit for the simulator: finds `FOR TESTING` classes and methods in a class's
-// test include and "runs" them (a method fails when it calls cl_abap_unit_assert=>fail).
+// test include and "runs" them. A method fails when it calls cl_abap_unit_assert=>fail
+// (its `msg` is the message) or an assert_equals whose `act` and `exp` are different
+// literals. Each method reports a deterministic execution time and, as ADT does, where
+// it is (`<test include URI>#start=<line>,<column>`) and, when it failed, an alert with
+// the failing line on its stack.
 
 function statements(source) {
   return String(source ?? '')
@@ -10,9 +14,22 @@ function statements(source) {
     .split('.');
 }
 
+/** `{line, column}` (1-based line, 0-based column) of the first match of `re`, or undefined. */
+function positionOf(source, re) {
+  const lines = String(source ?? '').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = re.exec(lines[i]);
+    if (m) return { line: i + 1, column: m.index };
+  }
+  return undefined;
+}
+
 function methodBody(source, method) {
   const re = new RegExp(`METHOD\\s+${method}\\s*\\.([\\s\\S]*?)ENDMETHOD`, 'i');
-  return re.exec(String(source ?? ''))?.[1] ?? '';
+  const m = re.exec(String(source ?? ''));
+  if (!m) return { body: '', firstLine: 0 };
+  const before = String(source).slice(0, m.index + m[0].indexOf(m[1]));
+  return { body: m[1], firstLine: before.split('\n').length };
 }
 
 /** Test classes of one test include: `[{name, methods: [name]}]`. */
@@ -38,16 +55,79 @@ export function findTestClasses(testSource) {
   return classes.filter((c) => c.methods.length > 0);
 }
 
-/** Runs the tests of one object's sources: `{classes: [{name, methods: [{name, status}]}]}`. */
-export function runObjectTests(sources) {
+const FAIL_CALL = /cl_abap_unit_assert=>fail\s*\(([^)]*)\)/i;
+const EQUALS_CALL = /cl_abap_unit_assert=>assert_equals\s*\(([\s\S]*?)\)\s*\./i;
+const LITERAL = /^(-?\d+|'[^']*')$/;
+
+/** The failure of one method body: `{message, offset}` (offset of the failing call), or undefined. */
+function failureOf(body, cls, method) {
+  const fail = FAIL_CALL.exec(body);
+  if (fail) {
+    const msg = /\bmsg\s*=\s*'([^']*)'/i.exec(fail[1])?.[1];
+    return { message: msg ?? `Assertion failed in ${cls}->${method}`, offset: fail.index };
+  }
+  const equals = EQUALS_CALL.exec(body);
+  if (equals) {
+    const act = /\bact\s*=\s*(\S+)/i.exec(equals[1])?.[1];
+    const exp = /\bexp\s*=\s*(\S+)/i.exec(equals[1])?.[1];
+    if (act && exp && LITERAL.test(act) && LITERAL.test(exp) && act !== exp) {
+      const strip = (v) => v.replace(/^'|'$/g, '');
+      return { message: `Expected [${strip(exp)}] but was [${strip(act)}]`, offset: equals.index };
+    }
+  }
+  return undefined;
+}
+
+/** A deterministic execution time in seconds: 1 ms per statement of the body, at least 1 ms. */
+function executionTime(body) {
+  const count = body.split('.').filter((s) => s.trim() !== '').length;
+  return Math.max(1, count) / 1000;
+}
+
+function runMethod(testSource, includeUri, cls, name) {
+  const { body, firstLine } = methodBody(testSource, name);
+  const at = positionOf(testSource, new RegExp(`^\\s*METHOD\\s+${name}\\s*\\.`, 'i'));
+  const result = {
+    name,
+    status: 'PASSED',
+    executionTime: executionTime(body),
+    ...(includeUri && at ? { uri: `${includeUri}#start=${at.line},${at.column}` } : {}),
+  };
+  const failure = failureOf(body, cls, name);
+  if (!failure) return result;
+  const lineInBody = body.slice(0, failure.offset).split('\n').length - 1;
+  const line = firstLine + lineInBody;
+  const column = body.slice(0, failure.offset).split('\n').pop().length;
+  const stackUri = includeUri ? `${includeUri}#start=${line},${column}` : undefined;
+  return {
+    ...result,
+    status: 'FAILED',
+    message: failure.message,
+    alerts: [
+      {
+        kind: 'failedAssertion',
+        severity: 'critical',
+        title: failure.message,
+        details: [`Test ${cls}->${name}`],
+        stack: [{ ...(stackUri ? { uri: stackUri } : {}), line, description: `Include: testclasses Line: <${line}> (${name})` }],
+      },
+    ],
+  };
+}
+
+/**
+ * Runs the tests of one object's sources: `[{name, uri?, methods: [{name, status,
+ * executionTime, uri?, message?, alerts?}]}]`. `includeUri` is the ADT URI of the test
+ * include (`/sap/bc/adt/oo/classes/zcl_x/includes/testclasses`); without it no URIs are given.
+ */
+export function runObjectTests(sources, includeUri) {
   const testSource = sources?.testclasses ?? '';
-  return findTestClasses(testSource).map((cls) => ({
-    name: cls.name,
-    methods: cls.methods.map((name) => {
-      const failed = /cl_abap_unit_assert=>fail\s*\(/i.test(methodBody(testSource, name));
-      return failed
-        ? { name, status: 'FAILED', message: `Assertion failed in ${cls.name}->${name}` }
-        : { name, status: 'PASSED' };
-    }),
-  }));
+  return findTestClasses(testSource).map((cls) => {
+    const at = positionOf(testSource, new RegExp(`^\\s*CLASS\\s+${cls.name}\\s+DEFINITION\\b`, 'i'));
+    return {
+      name: cls.name,
+      ...(includeUri && at ? { uri: `${includeUri}#start=${at.line},${at.column}` } : {}),
+      methods: cls.methods.map((name) => runMethod(testSource, includeUri, cls.name, name)),
+    };
+  });
 }

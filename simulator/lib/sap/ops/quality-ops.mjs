@@ -1,9 +1,12 @@
 // Quality operations: ATC check variants and runs, ABAP Unit runs with coverage, and the
-// coverage lookup.
+// coverage lookup. Positions are ADT source URIs with a `#start=<line>,<column>` fragment
+// (`/sap/bc/adt/oo/classes/zcl_x/source/main#start=12,4`, class includes under
+// `/includes/<part>`), as ADT reports them.
 import { randomBytes } from 'node:crypto';
 import { badRequest, notFound } from '../errors.mjs';
 import { runObjectTests } from '../model/abap-unit.mjs';
 import { atcFindings } from '../model/atc-checks.mjs';
+import { objectCoverage } from '../model/coverage.mjs';
 import { ATC_VARIANTS } from '../model/seed.mjs';
 import { adtUri } from '../model/uris.mjs';
 import { requireObject } from './resolve.mjs';
@@ -20,6 +23,11 @@ function getCheckVariants(payload) {
   return ATC_VARIANTS.filter((v) => re.test(v.name)).map((v) => ({ ...v }));
 }
 
+/** The ADT URI of one source part of an object: `<object>/source/main` or `<object>/includes/<part>`. */
+export function sourceUri(obj, part = 'main') {
+  return `${adtUri(obj)}/${part === 'main' ? 'source/main' : `includes/${part}`}`;
+}
+
 function runCheck(payload, ctx) {
   const variant = payload?.checkVariant ?? '';
   if (variant !== '' && !ATC_VARIANTS.some((v) => v.name === variant.toUpperCase())) {
@@ -33,9 +41,16 @@ function runCheck(payload, ctx) {
       objectType: obj.type,
       uri: adtUri(obj),
       priority: f.priority,
+      checkId: f.checkClass,
       checkTitle: f.checkTitle,
+      messageId: f.messageId,
       messageTitle: f.messageTitle,
-      location: { part: f.part, line: f.line + 1 },
+      location: {
+        part: f.part,
+        line: f.line + 1,
+        column: f.column,
+        uri: `${sourceUri(obj, f.part)}#start=${f.line + 1},${f.column}`,
+      },
     })),
   };
 }
@@ -46,7 +61,7 @@ export function runTestsForUris(uris, ctx) {
   for (const uri of uris) {
     const obj = requireObject(ctx, uri);
     if (!obj.sources) throw badRequest(`Object ${obj.name} has no active version; activate it first`);
-    results.push({ obj, uri, classes: runObjectTests(obj.sources) });
+    results.push({ obj, uri, classes: runObjectTests(obj.sources, sourceUri(obj, 'testclasses')) });
   }
   return results;
 }
@@ -87,9 +102,7 @@ function getCoverage(payload, ctx) {
         name: r.obj.name,
         type: r.obj.type,
         uri: r.uri,
-        statementCoverage: 87.5,
-        branchCoverage: 75,
-        procedureCoverage: 100,
+        ...objectCoverage(r.obj, sourceUri(r.obj)),
       })),
       testClasses: results.flatMap((r) => r.classes.map((c) => c.name)),
     },

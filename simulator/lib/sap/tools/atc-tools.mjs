@@ -64,7 +64,7 @@ function deterministicQuickfixes(args, ctx) {
       ctx.repo.activateObject(entry.obj);
       state = 'active';
     }
-    entry.findings = [];
+    entry.findings = entry.findings.filter((f) => f.messageId !== 'UNUSED_VARIABLE');
     affected.push({ name: entry.obj.name, type: entry.obj.type.split('/')[0], state });
   }
   return jsonResult({ messages: [], affectedObjects: affected });
