@@ -46,6 +46,20 @@ test('search and read: json off a terminal, the source itself for read; --versio
   assert.equal(json(two).objects[1].source, REPORTS_MAIN);
 });
 
+test('read --version: the active source or the logged-on user\'s draft of an object with a draft', async () => {
+  const active = await cli(world, ['read', 'ZCL_SIM_ORDER:CLAS/OC', '--version', 'active']);
+  assert.equal(active.code, 0, active.stderr);
+  assert.match(active.stdout, /rv_total = 100\./);
+  assert.doesNotMatch(active.stdout, /draft/);
+  const draft = await cli(world, ['read', 'ZCL_SIM_ORDER:CLAS/OC', '--version', 'inactive']);
+  assert.equal(draft.code, 0, draft.stderr);
+  assert.match(draft.stdout, /rv_total = 90\./);
+  const served = await cli(world, ['read', 'ZCL_SIM_ORDER:CLAS/OC']);
+  assert.match(served.stdout, /rv_total = 90\./, 'without --version the served version is the draft');
+  const bad = await cli(world, ['read', 'ZCL_SIM_ORDER:CLAS/OC', '--version', 'newest']);
+  assert.equal(bad.code, 2, bad.stderr);
+});
+
 test('write from a file, activate; a broken source is not activated (exit 1, with the line)', async () => {
   const name = 'ZCL_CLI_WRITE';
   const client = await createAdtLs({
