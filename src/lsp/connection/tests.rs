@@ -3,6 +3,7 @@
 use super::*;
 use crate::lsp::framing::{encode, Decoder};
 use serde_json::json;
+#[cfg(unix)]
 use std::sync::atomic::AtomicUsize;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 
