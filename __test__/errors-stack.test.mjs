@@ -1,4 +1,4 @@
-// Caller stacks and the error model through the public API (issue 10 §1, §2; modes: D8.2): every
+// Caller stacks and the error model through the public API (modes: D8.2): every
 // rejection of a promise-returning export carries the caller's frames (the user's async
 // function names appear in `stack`, under Node and Bun), and every error the library creates
 // is an `AdtLsError` (also an `Error`) with a stable string `code` (JSON-RPC errors keep

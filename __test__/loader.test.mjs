@@ -1,4 +1,4 @@
-// The generated loader's error when no native binding can be loaded (issue 10 §5): it names
+// The generated loader's error when no native binding can be loaded: it names
 // the platform, the package that provides the binary and the fix, never the npm-bug pointer.
 // The built index.js is loaded from a folder holding no `.node` and no platform package.
 // (packaging/install.test.mjs checks the same on an installed package.)

@@ -121,7 +121,7 @@ test('fallback: bind errors advance 2240 -> 2242 after 3 attempts, onRetry gets 
   assert.deepEqual(retried, [2240, 2241]);
 });
 
-// ENGINE ISSUE (T1 report, issue 1): the reference calls onRetry(port) inside its loop, before
+// The reference calls onRetry(port) inside its loop, before
 // the next attempt, so the calls interleave start/onRetry/start and all have happened when the
 // promise settles. Ours posts onRetry to the JS thread from a background task (tokio::spawn in
 // src/js/mcp.rs), so it can run after the next attempt or after the result is delivered. It is

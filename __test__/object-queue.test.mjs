@@ -1,4 +1,4 @@
-// The per-object operation queue through the public API on the simulator (issue 18, C13): one
+// The per-object operation queue through the public API on the simulator (C13): one
 // FIFO line per object (its repotree folder) shared by the file operations, abapStat,
 // source.read (the whole active-read window), the lifecycle writes and every navigation
 // window; what adt-ls receives for one object never interleaves, other objects run in

@@ -1,5 +1,5 @@
 // The declared option types (generated from `src/js/types/options.rs`) and the option keys the
-// runtime reads agree (issue 9 §1, §2): for every option object, the members index.d.ts
+// runtime reads agree: for every option object, the members index.d.ts
 // declares are exactly the keys the runtime knows. The runtime's list is read back from its
 // own warning: a key far from every known key is reported as
 // `unknown option <path>zzzzzz (ignored; known: a, b, ...)`. Each call also carries one

@@ -1,4 +1,4 @@
-// Object resolution as live adt-ls 1.1.2 needs it (issue 18, C2, C10, C14), through the public
+// Object resolution as live adt-ls 1.1.2 needs it (C2, C10, C14), through the public
 // API on the simulator, whose adt-ls cannot filter a quick search by SRVD/SRV, BDEF/BDO,
 // DDLX/EX or NROB/NRO: those are searched by their main type at once (one search, never
 // two), any other subtype that finds nothing at all is retried once by its main type (no

@@ -1,5 +1,5 @@
-// Every AdtLsClient method's real result on the simulator matches its declared result type
-// (issue 9 §3). The methods are read from index.d.ts's AdtLsClient (namespaces walked with
+// Every AdtLsClient method's real result on the simulator matches its declared result type.
+// The methods are read from index.d.ts's AdtLsClient (namespaces walked with
 // the compiler API), each awaited result type becomes a JSON Schema
 // (ts-json-schema-generator, run once under Node by support/result-schemas.mjs so Bun reuses
 // it), and ajv validates what the call returned on a connected client. A declared method

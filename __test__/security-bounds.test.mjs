@@ -1,4 +1,4 @@
-// Security bounds through the public API (issue 8 §2-§4, docs/security.md): credentials only
+// Security bounds through the public API (docs/security.md): credentials only
 // to the destination's own origin over TLS (a simulated adt-ls naming a foreign / plain-http
 // logon URL), `connection.systemUrl` checks, `extraCaCerts` that are not regular files, and
 // timeouts that must be finite and positive everywhere (rejected, or thrown by constructors,

@@ -1,4 +1,4 @@
-// Another local user against what the client opens for adt-ls (issue 8 §1, docs/decisions.md#d6):
+// Another local user against what the client opens for adt-ls (docs/decisions.md#d6):
 // the attacker runs as `nobody` (setpriv, when this process is root) and as the same uid.
 // - The TLS proxy (with clientCert, it presents the victim's certificate upstream): a
 //   `curl -k` of the reentranceticket URL is refused in the TLS handshake and the backend

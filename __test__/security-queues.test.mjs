@@ -1,5 +1,5 @@
-// Queues a hostile adt-ls can fill, and messages nested too deeply (issue 22 items 3, 5, 7;
-// docs/security.md, "Hostile peers: queues" and "nesting"), on both readers (the JS-thread
+// Queues a hostile adt-ls can fill, and messages nested too deeply
+// (docs/security.md, "Hostile peers: queues" and "nesting"), on both readers (the JS-thread
 // reader is Node's default on Unix; ADT_LS_NATIVE_JS_THREAD_READS=0, Bun and Windows use the
 // Tokio reader). The simulated adt-ls floods straight to the socket (simulator hooks
 // sim/flood, sim/stopReading, sim/deep*) while this process's JS thread is busy: backpressure

@@ -1,4 +1,4 @@
-// Issue 8 §1 (LSP socket) and §4 (temp files), through the public API in fresh Node
+// The LSP socket and the temp files, through the public API in fresh Node
 // processes: an attacker that connects to the adt-ls socket before adt-ls does (another uid
 // under umask 000, and a same-uid process outside the child's tree) gets nothing and the
 // driver still starts with the real child; the socket and data dirs are 0700; a host killed

@@ -1,4 +1,4 @@
-// Source versions and directories through the public API on the simulator (issue 18, C11,
+// Source versions and directories through the public API on the simulator (C11,
 // C12): repository.readDirectory, repository.abapStat, and source.read({ version }) with the
 // exact request window of live adt-ls (check, toggle, check, read, check, check, toggle back;
 // without a draft: check, read, check), its two errors, the restore after an error or a

@@ -1,4 +1,4 @@
-// Redacted wire traces (issue 11 §6): `trace: { file }` on createAdtLs and AdtLsDriver and
+// Redacted wire traces: `trace: { file }` on createAdtLs and AdtLsDriver and
 // ADT_LS_NATIVE_TRACE write a JSONL trace of LSP and MCP traffic both ways. Every logon
 // strategy runs against the simulated SAP system with tracing on and the trace is searched for
 // each secret (password, its Basic form, bearer token, prompt answer, MCP token, tickets,

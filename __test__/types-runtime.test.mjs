@@ -1,4 +1,4 @@
-// The declarations and the runtime agree (issue 9 §2): the value exports index.d.ts declares
+// The declarations and the runtime agree: the value exports index.d.ts declares
 // are exactly what `require('adt-ls-native')` and `import('adt-ls-native')` give, no default
 // export type-checks unless the runtime has one, and no `__napi*` loader internals are part
 // of the public surface (declared or at runtime). Declared names are read with the compiler

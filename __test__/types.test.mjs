@@ -1,6 +1,6 @@
 // The generated index.d.ts accepts code written for @marianfoo/adt-ls 0.5.0 (its README
 // examples, an exhaustive usage file, consumer code as users write it) and for the
-// reference's additions, under tsc --strict (docs/decisions.md#d3, issue 9 §2): with module nodenext
+// reference's additions, under tsc --strict (docs/decisions.md#d3): with module nodenext
 // and with moduleResolution bundler, both with exactOptionalPropertyTypes and
 // noUncheckedIndexedAccess. The strict configs also compile the structural parity checks
 // generated from 0.5.0's and our declarations (support/type-parity.mjs). Also checks that

@@ -1,4 +1,4 @@
-// Validation at the boundary (issue 10 §3, §6): every export and every client method, called
+// Validation at the boundary: every export and every client method, called
 // with wrong types, missing values, out-of-range numbers and unknown option keys. Each failure
 // is an argument error in Node's style — a `TypeError` (`RangeError` for ERR_OUT_OF_RANGE)
 // that is also an `AdtLsError`, a string code, a message that starts with the argument's path

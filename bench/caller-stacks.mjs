@@ -1,4 +1,4 @@
-// Cost of the caller's frames on rejections (issue 10 §1, docs/errors.md "Stacks and cost"):
+// Cost of the caller's frames on rejections (docs/errors.md "Stacks and cost"):
 // N calls of a promise-returning export that rejects at once (a not-started driver's
 // sendNotification, so the figure is the call and rejection overhead, not adt-ls), in one
 // child process per ADT_LS_NATIVE_CALLER_STACKS setting: off (0), the default (frames from the

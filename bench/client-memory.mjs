@@ -1,4 +1,4 @@
-// Full-client memory (issue 12 §1): RSS and JS heap after 5,000 calls of a connected
+// Full-client memory: RSS and JS heap after 5,000 calls of a connected
 // `createAdtLs` client on the simulator, adt-ls-native against @marianfoo/adt-ls 0.5.0. The
 // simulated SAP system runs in this (parent) process; each client runs in a fresh child
 // process of its own (`--expose-gc`), so the figures are the client's alone. Clients

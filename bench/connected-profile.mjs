@@ -1,4 +1,4 @@
-// Where the time of the two connected scenarios of bench/run.mjs goes (issue 12): the
+// Where the time of the two connected scenarios of bench/run.mjs goes: the
 // connected `selfSigned` startup split into phases, and MCP tool calls (`listDestinations`)
 // split into client side and server side, for adt-ls-native and @marianfoo/adt-ls 0.5.0,
 // alternating, on the same simulator. See docs/performance.md, "Connected startup and MCP

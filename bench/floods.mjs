@@ -1,4 +1,4 @@
-// Hostile-peer floods (issue 22 items 3, 5, 7; docs/security.md, "Hostile peers: queues"):
+// Hostile-peer floods (docs/security.md, "Hostile peers: queues"):
 // every scenario of bench/flood-worker.mjs in a fresh process, on Node with both readers (the
 // JS-thread reader and ADT_LS_NATIVE_JS_THREAD_READS=0) and on Bun (Tokio reader), for our
 // addon and optionally a second one to compare (`--base`). Prints a Markdown table of idle

@@ -1,4 +1,4 @@
-// The CI gate on the hot-path ratios (issue 12 §3): reads a bench/hot-path.mjs report and
+// The CI gate on the hot-path ratios: reads a bench/hot-path.mjs report and
 // bench/thresholds.json and fails (exit 1) when a ratio is past its limit. Only ratios of
 // ours to 0.5.0 and to the raw-JS floor, measured in the same run, are checked; never an
 // absolute time. A missing or non-finite ratio fails too (a client that did not run is not

@@ -1,4 +1,4 @@
-// The hot-path benchmark (issue 12 §1): the client-side cost of one LSP round trip for
+// The hot-path benchmark: the client-side cost of one LSP round trip for
 // adt-ls-native, @marianfoo/adt-ls 0.5.0 and a raw-JS floor client (bench/floor-client.mjs),
 // all against the same minimal peer (bench/lsp-peer.mjs), in one run. Each client runs in a
 // fresh process per round (bench/hot-path-worker.mjs), clients alternate within a round, and

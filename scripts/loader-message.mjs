@@ -1,9 +1,9 @@
 // Build step (dev tooling, not shipped): `napi build --pipe "node scripts/loader-message.mjs"`
 // calls this with every file the build wrote. For the generated CommonJS loader it replaces
 // napi-rs's "npm has a bug related to optional dependencies" load error with one that names
-// the platform, the package that provides its binary and the fix (issue 10 §5). It also drops
+// the platform, the package that provides its binary and the fix. It also drops
 // napi-rs's `__napiBindingTarget` marker from index.js and index.d.ts: the public surface is
-// the package's API only (issue 9 §2). The napi CLI has no option for either, so the
+// the package's API only. The napi CLI has no option for either, so the
 // generated text is patched deterministically: the same input always gives the same output,
 // and a changed template fails the build loudly.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -12,38 +12,21 @@
 extern crate napi_derive;
 
 pub mod auth;
-pub(crate) mod backlog;
-pub mod cancel_scope;
+pub mod bounds;
 pub(crate) mod cli;
 pub mod client;
-pub mod debug_env;
-
-pub mod arg_error;
 pub mod discovery;
 pub mod doctor;
 pub mod driver;
-pub mod error;
-pub mod federated;
-pub mod identity;
-pub mod json_depth;
-pub mod log;
-pub(crate) mod log_queue;
+pub mod kernel;
 pub mod lsp;
 pub mod mcp;
-pub mod option_keys;
-pub mod option_values;
+pub mod options;
 pub mod process;
-pub mod progress;
-pub mod redact;
 pub mod resilience;
 pub(crate) mod safe_fs;
-pub mod text;
 pub mod tls;
 pub mod trace;
-pub mod version;
-
-#[cfg(test)]
-pub(crate) mod test_skip;
 
 // The N-API layer is exercised through Node (`__test__/`), not by `cargo test`.
 #[cfg(not(test))]

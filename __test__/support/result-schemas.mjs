@@ -1,5 +1,5 @@
 // JSON Schemas of every AdtLsClient method's awaited result type, generated from index.d.ts
-// (issue 9 §3). The methods are read from the interface with the compiler API (walking its
+// The methods are read from the interface with the compiler API (walking its
 // namespaces), one alias of the awaited result type (as the compiler resolves it) is written
 // per method, and ts-json-schema-generator turns each into a schema (it cannot evaluate
 // `Awaited<ReturnType<...>>` itself). Run as a script (always under Node, so

@@ -1,5 +1,5 @@
 // Generates the structural parity checks between @marianfoo/adt-ls 0.5.0's declarations and
-// ours (issue 9 §2) as a TypeScript file that compiles only when every check holds:
+// ours as a TypeScript file that compiles only when every check holds:
 // - every export of 0.5.0 exists in ours;
 // - every function (and class constructor and public class method, and every AdtLsClient
 //   method, walked through its namespaces) accepts the parameters 0.5.0's accepts, and its
@@ -26,15 +26,15 @@ export const ONE_WAY = {
   },
   Navigation: {
     holds: 'oursToTheirs',
-    reason: "ours declares the standard LSP result types where 0.5.0's methods resolve unknown (issue 9 §3)",
+    reason: "ours declares the standard LSP result types where 0.5.0's methods resolve unknown",
   },
   Quality: {
     holds: 'oursToTheirs',
-    reason: "ours declares the ATC and coverage result shapes where 0.5.0's methods resolve unknown (issue 9 §3)",
+    reason: "ours declares the ATC and coverage result shapes where 0.5.0's methods resolve unknown",
   },
   Services: {
     holds: 'oursToTheirs',
-    reason: "ours declares the service binding and publish result shapes where 0.5.0's methods resolve unknown (issue 9 §3)",
+    reason: "ours declares the service binding and publish result shapes where 0.5.0's methods resolve unknown",
   },
   AdtLsClient: {
     holds: 'oursToTheirs',

@@ -1,4 +1,4 @@
-// AdtLsError's declaration (issue 10 §2): a class exported at runtime whose instances are
+// AdtLsError's declaration: a class exported at runtime whose instances are
 // typed as Errors with a string-or-number `code` and the optional details.
 import { AdtLsError, AdtLsDriver } from '../../index.js'
 

@@ -1,4 +1,4 @@
-// The SDK's later API for objects (issue 18: C11, C12, C14), used as a caller of the newest
+// The SDK's later API for objects (C11, C12, C14), used as a caller of the newest
 // upstream version would: repository.readDirectory, repository.abapStat, source.read with a
 // SourceVersion, and ObjectRef.uri (e.g. lifecycle.create's filePath). Compiled with tsc,
 // never run.

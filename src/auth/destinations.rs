@@ -3,7 +3,7 @@
 //! password), `ensureLoggedOn` (bounded, docs/decisions.md#d5-3), `getLogonInfo`, and the
 //! `LogonInfo` result shape.
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use crate::lsp::LspRequester;
 use serde_json::{json, Map, Value};
 use std::time::Duration;

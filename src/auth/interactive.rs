@@ -10,8 +10,8 @@
 use super::logon_url::extract_logon_url;
 use super::strategy::InteractiveUi;
 use crate::driver::router::ServerRequestHandler;
-use crate::log;
-use crate::lsp::BoxFuture;
+use crate::kernel::future::BoxFuture;
+use crate::kernel::log;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;

@@ -9,7 +9,7 @@
 //! needed.
 
 use super::logon_diagnosis::{diagnose, java_trust_hint};
-use crate::error::{codes, Error};
+use crate::kernel::error::{codes, Error};
 
 /// Prefixes of the reentrance flow's failures (kept in the diagnosed message).
 const REENTRANCE_PREFIXES: &[&str] = &[
@@ -42,7 +42,7 @@ pub fn classify_or(e: Error, fallback: &str) -> Error {
         .find(|p| e.message.starts_with(**p))
     {
         if let Some(d) = diagnose(&e.message[prefix.len()..], status) {
-            crate::log::debug(format!("logon failure mechanism: {}", e.message));
+            crate::kernel::log::debug(format!("logon failure mechanism: {}", e.message));
             e.message = format!("{prefix}{}", d.text);
             if let Some(url) = d.url {
                 e = e.with_detail("url", url);

@@ -8,9 +8,9 @@
 
 use super::strategy::{InteractiveUi, PromptField};
 use crate::driver::router::ServerRequestHandler;
-use crate::error::{Error, Result};
-use crate::lsp::BoxFuture;
-use crate::redact;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::future::BoxFuture;
+use crate::kernel::redact;
 use serde_json::{json, Map, Value};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -178,7 +178,7 @@ async fn send_sensitive_fields(port: u16, fields: &Value) -> Result<()> {
             "requestLogonInput: could not send the sensitive fields to localhost:{port}: "
         ))),
         Err(_) => Err(Error::coded(
-            crate::error::codes::TIMEOUT,
+            crate::kernel::error::codes::TIMEOUT,
             format!(
                 "requestLogonInput: sending the sensitive fields to localhost:{port} timed out after {}ms",
                 SOCKET_TIMEOUT.as_millis()

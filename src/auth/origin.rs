@@ -6,7 +6,7 @@
 //! before a request is made. An empty allow-list (a strategy registered by hand on a driver,
 //! where no system URL is known) leaves the URL unchecked.
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use reqwest::Url;
 
 /// Check `target` against `allowed`; see the module documentation.

@@ -7,7 +7,7 @@
 
 use super::destinations::LSP_REQUEST_BROWSER_LOGON;
 use crate::driver::router::ServerRequestHandler;
-use crate::lsp::BoxFuture;
+use crate::kernel::future::BoxFuture;
 use crate::tls::proxy_client::system_url_for;
 use serde_json::Value;
 use std::sync::Arc;

@@ -10,8 +10,8 @@ use super::reentrance_http::{
     get, reentrance_client, without_query, GetOutcome, REENTRANCE_REQUEST_TIMEOUT,
 };
 use super::strategy::LogonContext;
-use crate::error::{Error, Result};
-use crate::redact;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::redact;
 use base64::Engine as _;
 use reqwest::Url;
 use std::time::Duration;

@@ -10,9 +10,9 @@ use super::reentrance::{perform_reentrance_logon_within, Credentials};
 use super::reentrance_http::REENTRANCE_REQUEST_TIMEOUT;
 use super::strategy::{LogonContext, TokenSource};
 use crate::driver::router::ServerRequestHandler;
-use crate::error::Result;
-use crate::lsp::BoxFuture;
-use crate::{log, redact};
+use crate::kernel::error::Result;
+use crate::kernel::future::BoxFuture;
+use crate::kernel::{log, redact};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -94,8 +94,8 @@ impl ReentranceHandler {
                 let token = tokio::time::timeout(self.timeout, resolve_token(source))
                     .await
                     .map_err(|_| {
-                        crate::error::Error::coded(
-                            crate::error::codes::TIMEOUT,
+                        crate::kernel::error::Error::coded(
+                            crate::kernel::error::codes::TIMEOUT,
                             format!(
                                 "the bearer token provider did not answer within {}ms",
                                 self.timeout.as_millis()
@@ -108,7 +108,7 @@ impl ReentranceHandler {
     }
 
     /// Log a failure of the flow and tell the failure listener.
-    fn report(&self, e: crate::error::Error) {
+    fn report(&self, e: crate::kernel::error::Error) {
         let prefix = if self.is_bearer() {
             "bearer reentrance logon failed"
         } else {

@@ -5,7 +5,7 @@
 //! status and `Location`. Error texts never carry a URL's query (it may hold a ticket).
 
 use super::strategy::LogonContext;
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use crate::tls::upstream_client_config;
 use reqwest::header::{HeaderValue, AUTHORIZATION, LOCATION};
 use reqwest::{Client, Url};

@@ -11,7 +11,7 @@ use super::reentrance_handler::ReentranceHandler;
 use super::strategy::{Logon, LogonContext, Strategy};
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::Driver;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use std::sync::Arc;
 
 /// One handler for one server->client request method.

@@ -4,8 +4,8 @@
 //! reference's shape: `kind`, `user`, `clientCert` and `register`.
 
 use crate::driver::Driver;
-use crate::error::Result;
-use crate::lsp::BoxFuture;
+use crate::kernel::error::Result;
+use crate::kernel::future::BoxFuture;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +67,7 @@ pub trait Registrar: Send + Sync {
 
 /// Told about a background logon failure (the headless ticket flow), so a waiting
 /// `ensureLoggedOn` can end at once with the real cause instead of timing out.
-pub type FailureListener = Arc<dyn Fn(crate::error::Error) + Send + Sync>;
+pub type FailureListener = Arc<dyn Fn(crate::kernel::error::Error) + Send + Sync>;
 
 /// What a strategy needs to know when it registers its handlers.
 #[derive(Clone, Default)]

@@ -9,7 +9,7 @@
 
 use super::args::ConnectionArgs;
 use super::exit::Failure;
-use crate::process::host::HostEnv;
+use crate::kernel::host::HostEnv;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 

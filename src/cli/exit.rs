@@ -2,7 +2,7 @@
 //! (`usage error:`, `connection failed:`, `logon failed:`, `adt-ls failed:`), and engine
 //! errors are sorted into cases by their stable `code` (docs/errors.md).
 
-use crate::error::{codes, Error, ErrorCode};
+use crate::kernel::error::{codes, Error, ErrorCode};
 
 /// The process's exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

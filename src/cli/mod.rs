@@ -24,7 +24,7 @@ mod unit_model;
 mod usage;
 
 use crate::doctor::{self, RuntimeInfo};
-use crate::process::host::HostEnv;
+use crate::kernel::host::HostEnv;
 use args::{Cli, Command, Common, Format, Objects, TransportAction};
 use clap::{CommandFactory, Parser};
 use commands::{Outcome, Run};
@@ -185,7 +185,7 @@ async fn execute(command: Command, host: HostEnv) -> Result<i32, Failure> {
         jobs: usize::from(common.out.jobs),
         timeout: common.out.timeout_ms.map(Duration::from_millis),
     };
-    let work = crate::cancel_scope::cancellable(async {
+    let work = crate::kernel::cancel_scope::cancellable(async {
         let objects = match wanted {
             Some(w) => objects::resolve(&run.client, w).await?,
             None => Vec::new(),

@@ -2,9 +2,9 @@
 //! phase, how many objects are done, the object and the percentage and message of adt-ls's
 //! latest progress report; off a terminal one plain line per event; nothing with `--quiet`.
 //! stdout never gets any of it. Reports reach this from the engine's progress scope
-//! ([`crate::progress`]) on engine tasks; a mutex keeps lines whole.
+//! ([`crate::kernel::progress`]) on engine tasks; a mutex keeps lines whole.
 
-use crate::progress::{Report, Sink};
+use crate::kernel::progress::{Report, Sink};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 

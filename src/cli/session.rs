@@ -13,8 +13,8 @@ use crate::auth::strategy::{Kind, Logon, Strategy, TokenSource};
 use crate::client::{Client, ClientOptions, ConnectionOptions};
 use crate::discovery::DiscoverOptions;
 use crate::doctor::{adt_ls, report::Status as CheckStatus};
-use crate::error::codes;
-use crate::process::host::HostEnv;
+use crate::kernel::error::codes;
+use crate::kernel::host::HostEnv;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -85,7 +85,7 @@ fn check_url(url: &str) -> Result<(), Failure> {
             "--url: a password in the URL is refused (other local users can read a process's arguments): put it in the environment variable ADT_LS_PASSWORD, or pipe it to --password-stdin",
         ));
     }
-    crate::option_values::system_url(url)
+    crate::options::values::system_url(url)
         .map(|_| ())
         .map_err(|e| Failure::usage(e.message.replace("connection.systemUrl", "--url")))
 }
@@ -98,7 +98,7 @@ fn strategy(settings: &Settings, host: &HostEnv) -> Result<Strategy, Failure> {
         env("ADT_LS_PASSWORD")
     };
     if let Some(password) = password {
-        crate::redact::register(&password);
+        crate::kernel::redact::register(&password);
         let user = settings.user.clone().ok_or_else(|| {
             Failure::usage("a password needs a user: give --user (or ADT_LS_USER)")
         })?;
@@ -110,7 +110,7 @@ fn strategy(settings: &Settings, host: &HostEnv) -> Result<Strategy, Failure> {
         });
     }
     if let Some(token) = env("ADT_LS_BEARER_TOKEN") {
-        crate::redact::register(&token);
+        crate::kernel::redact::register(&token);
         return Ok(Strategy {
             kind: Kind::Bearer,
             user: settings.user.clone(),

@@ -1,9 +1,9 @@
 //! Reading a JS call's arguments (already JSON) into what a method needs, with the errors a
-//! caller should see for a wrong type (Node's style, [`crate::arg_error`]: `pattern must be a
+//! caller should see for a wrong type (Node's style, [`crate::kernel::arg_error`]: `pattern must be a
 //! string, received type number (42)`, `ERR_INVALID_ARG_TYPE`). `None` stands for `undefined`.
 
-use crate::arg_error::{type_error, Received};
-use crate::error::{codes, Error, Result};
+use crate::kernel::arg_error::{type_error, Received};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{Map, Value};
 
 pub type Args = Vec<Option<Value>>;
@@ -43,7 +43,7 @@ pub fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
 /// `known`: an unknown key is logged as a warning with the closest known one.
 pub fn options(args: &Args, i: usize, known: &[&str]) -> Result<Map<String, Value>> {
     let map = object(args, i, "opts")?;
-    crate::option_keys::warn_unknown_keys("opts", map.keys().map(String::as_str), known);
+    crate::options::keys::warn_unknown_keys("opts", map.keys().map(String::as_str), known);
     Ok(map)
 }
 

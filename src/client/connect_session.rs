@@ -8,8 +8,8 @@ use super::Client;
 use crate::auth::destinations::{self, DestinationConfig, LogonInfo};
 use crate::auth::{FailureListener, LogonContext};
 use crate::driver::Driver;
-use crate::error::{Error, Result};
-use crate::log;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::log;
 use crate::tls::{self, ProxyHandle, ProxyOptions, ProxyTarget};
 use serde_json::{json, Value};
 use std::future::Future;
@@ -197,7 +197,7 @@ fn not_connected(dest: &str, info: &LogonInfo) -> Error {
     let e = Error::new(format!(
         "Logon to {dest} did not reach 'connected' ({state}{detail})."
     ));
-    crate::auth::logon_error::classify_or(e, crate::error::codes::LOGON_FAILED)
+    crate::auth::logon_error::classify_or(e, crate::kernel::error::codes::LOGON_FAILED)
         .with_detail("destination", dest)
 }
 

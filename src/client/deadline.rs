@@ -4,7 +4,7 @@
 //! reference sends no `$/cancelRequest`); the late answer is simply dropped.
 
 use super::ns_args::js_number_text;
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use std::future::Future;
 use std::time::Duration;
 

@@ -7,7 +7,7 @@
 //! named, and nothing reaches the wire. The error travels in a task-local slot: client
 //! methods run in the caller's task and spawn none.
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 

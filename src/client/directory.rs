@@ -5,7 +5,7 @@
 
 use super::args::{self, Args};
 use super::Client;
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{json, Value};
 use std::future::Future;
 

@@ -4,8 +4,8 @@
 use super::args::Args;
 use super::registry;
 use super::Client;
-use crate::error::{Error, Result};
-use crate::lsp::BoxFuture;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::future::BoxFuture;
 use serde_json::Value;
 
 /// Start `method`; the second value is true for the methods that resolve `undefined`.

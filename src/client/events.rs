@@ -91,7 +91,7 @@ impl ClientEvent {
             } => {
                 let mut out = json!({ "destinationId": destination_id, "logonState": logon_state });
                 if let Some(m) = message {
-                    out["message"] = Value::String(crate::redact::redact(m));
+                    out["message"] = Value::String(crate::kernel::redact::redact(m));
                 }
                 out
             }

@@ -9,7 +9,7 @@ use super::object_queue::{Place, Turn};
 use super::ref_uri::check_destination;
 use super::resolve::{resolve_with_include, with_include, ObjectRef};
 use super::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{Map, Value};
 
 /// Whether the call's `include` option picks a class include file.

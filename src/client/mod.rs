@@ -39,7 +39,7 @@ pub use options::{ClientOptions, ConnectionOptions, Probe};
 pub use state::Health;
 
 use crate::driver::Driver;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use crate::mcp::McpClient;
 use crate::process::{dirs, reaper};
 use crate::resilience::classify::is_logged_off_federated_result;
@@ -145,7 +145,7 @@ impl Client {
         async move {
             tokio::select! {
                 out = fut => out.map(|v| (!void).then_some(v)),
-                _ = disposed.wait_for(|d| *d) => Err(Error::coded(crate::error::codes::DISPOSED, state::DISPOSED)),
+                _ = disposed.wait_for(|d| *d) => Err(Error::coded(crate::kernel::error::codes::DISPOSED, state::DISPOSED)),
             }
         }
     }
@@ -177,7 +177,10 @@ impl Client {
         if self.inner.state.touch() {
             Ok(())
         } else {
-            Err(Error::coded(crate::error::codes::DISPOSED, state::DISPOSED))
+            Err(Error::coded(
+                crate::kernel::error::codes::DISPOSED,
+                state::DISPOSED,
+            ))
         }
     }
 
@@ -189,10 +192,12 @@ impl Client {
 
     /// The connected destination, or the reference's error.
     pub(crate) fn dest(&self) -> Result<String> {
-        self.inner
-            .destination
-            .clone()
-            .ok_or_else(|| Error::coded(crate::error::codes::NOT_CONNECTED, state::NO_DESTINATION))
+        self.inner.destination.clone().ok_or_else(|| {
+            Error::coded(
+                crate::kernel::error::codes::NOT_CONNECTED,
+                state::NO_DESTINATION,
+            )
+        })
     }
 
     /// Where the client's events go; the JS layer sets the sink.

@@ -15,8 +15,8 @@ mod word;
 
 use super::args::Args;
 use super::Client;
-use crate::error::Result;
-use crate::lsp::BoxFuture;
+use crate::kernel::error::Result;
+use crate::kernel::future::BoxFuture;
 use queries::Priming;
 use serde_json::{Map, Value};
 

@@ -3,7 +3,7 @@
 //! copying a caller's value through untouched, and printing a number the way a JS template
 //! literal does.
 
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{Map, Value};
 
 /// `map[key]` unless it is absent or `null` (what `??` falls through on).
@@ -26,21 +26,23 @@ pub fn number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
     match given(map, key) {
         None => Ok(None),
         Some(Value::Number(n)) => Ok(n.as_f64()),
-        other => Err(crate::arg_error::type_error(
+        other => Err(crate::kernel::arg_error::type_error(
             &format!("opts.{key}"),
             "a number",
-            &crate::arg_error::Received::of_json(other),
+            &crate::kernel::arg_error::Received::of_json(other),
         )),
     }
 }
 
 /// A timeout option (`None` when absent or null): a finite positive number of milliseconds a
-/// timer can hold ([`crate::option_values::timeout_ms`], `ERR_OUT_OF_RANGE`), never "wait
+/// timer can hold ([`crate::options::values::timeout_ms`], `ERR_OUT_OF_RANGE`), never "wait
 /// for ever" or "no time at all".
 pub fn timeout_number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
     match number(map, key)? {
         None => Ok(None),
-        Some(ms) => crate::option_values::timeout_ms(&format!("opts.{key}"), ms).map(|_| Some(ms)),
+        Some(ms) => {
+            crate::options::values::timeout_ms(&format!("opts.{key}"), ms).map(|_| Some(ms))
+        }
     }
 }
 
@@ -104,7 +106,10 @@ mod tests {
         assert_eq!(timeout_number(&m, "missing").unwrap(), None);
         for key in ["b", "c", "d"] {
             let e = timeout_number(&m, key).unwrap_err();
-            assert!(e.has_code(crate::error::codes::OUT_OF_RANGE), "{key}");
+            assert!(
+                e.has_code(crate::kernel::error::codes::OUT_OF_RANGE),
+                "{key}"
+            );
             assert!(e
                 .message
                 .starts_with(&format!("opts.{key} must be a finite number")));

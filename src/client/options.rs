@@ -4,9 +4,9 @@
 
 use crate::auth::Strategy;
 use crate::driver::{DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT};
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
+use crate::kernel::host::HostEnv;
 use crate::mcp::lifecycle::DEFAULT_MCP_PORT;
-use crate::process::host::HostEnv;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -104,13 +104,13 @@ impl Default for ClientOptions {
 
 impl ClientOptions {
     /// The reference's guards and the security checks of `connection.systemUrl`
-    /// ([`crate::option_values`]), checked before any resource exists.
+    /// ([`crate::options::values`]), checked before any resource exists.
     pub fn validate(&self) -> Result<()> {
         if self.connection.is_some() != self.auth.is_some() {
             return Err(Error::new(BOTH_OR_NEITHER));
         }
         if let Some(conn) = &self.connection {
-            crate::option_values::system_url(&conn.system_url)?;
+            crate::options::values::system_url(&conn.system_url)?;
         }
         if let (Some(conn), Some(auth)) = (&self.connection, &self.auth) {
             if auth.client_cert().is_some() && !conn.self_signed {

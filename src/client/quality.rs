@@ -7,7 +7,7 @@ use super::deadline::{outlive, race};
 use super::ns_args::{or, string, timeout_number, truthy};
 use super::resolve::resolve_target;
 use super::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Value};
 use std::future::Future;
 
@@ -33,7 +33,7 @@ pub fn list_atc_variants(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a, crate::option_keys::ATC_VARIANTS).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, crate::options::keys::ATC_VARIANTS).await?;
         let query = string(&opts, "query")
             .filter(|q| !q.trim().is_empty())
             .unwrap_or("*");
@@ -49,7 +49,7 @@ pub fn list_atc_variants(
 pub fn run_atc(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a, crate::option_keys::RUN_ATC).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, crate::options::keys::RUN_ATC).await?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(ATC_TIMEOUT_MS);
         let params =
             json!({"objectUri": uri, "checkVariant": or(&opts, "checkVariant", json!(""))});
@@ -70,7 +70,7 @@ pub fn run_unit_tests_with_coverage(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a, crate::option_keys::COVERAGE).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, crate::options::keys::COVERAGE).await?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(UNIT_TIMEOUT_MS);
         let request = me.active_request_within(
             "adtLs/abapUnit/runTests",

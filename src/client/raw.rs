@@ -3,8 +3,8 @@
 
 use super::args::{self, Args};
 use super::Client;
-use crate::error::Result;
-use crate::federated::parse_federated;
+use crate::kernel::error::Result;
+use crate::mcp::federated::parse_federated;
 use serde_json::{json, Value};
 use std::future::Future;
 

@@ -5,8 +5,8 @@
 //! both `encodeURIComponent`'s form and adt-ls's own (which also escapes `!'()*`;
 //! docs/decisions.md#d9-15).
 
-use crate::arg_error::{type_error, Received};
-use crate::error::{codes, Error, Result};
+use crate::kernel::arg_error::{type_error, Received};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{Map, Value};
 
 const REPOTREE: &str = "abap:/repotree-v1/";

@@ -11,8 +11,8 @@ use super::{
     directory, lifecycle, navigation, quality, raw, repository, services, source, transport,
     versions, Client,
 };
-use crate::error::Result;
-use crate::lsp::BoxFuture;
+use crate::kernel::error::Result;
+use crate::kernel::future::BoxFuture;
 use render::{MethodSpec, NamespaceSpec};
 use serde_json::Value;
 

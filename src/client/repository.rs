@@ -9,8 +9,8 @@ use super::ns_args::{given, js_number};
 use super::object_queue::{Place, Turn};
 use super::search_types::search_types;
 use super::Client;
-use crate::arg_error::{type_error, Received};
-use crate::error::{Error, Result};
+use crate::kernel::arg_error::{type_error, Received};
+use crate::kernel::error::{Error, Result};
 use crate::resilience::classify::is_transient_cold_error;
 use crate::resilience::cold::{with_cold_retry, ColdRetry};
 use crate::resilience::wrappers::{search_with_revive, Revive};
@@ -36,7 +36,7 @@ pub fn search(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
     async move {
         me.touch()?;
         let pattern = args::string(&a, 0, "pattern")?;
-        let opts = args::options(&a, 1, crate::option_keys::SEARCH)?;
+        let opts = args::options(&a, 1, crate::options::keys::SEARCH)?;
         let SearchOptions {
             max_results,
             types,
@@ -100,7 +100,7 @@ fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
         None => json!(DEFAULT_MAX_RESULTS),
         Some(Value::Number(n)) => {
             let n = n.as_f64().unwrap_or(f64::NAN);
-            crate::arg_error::count("opts.maxResults", n, 1.0)?;
+            crate::kernel::arg_error::count("opts.maxResults", n, 1.0)?;
             js_number(n)
         }
         Some(_) => {
@@ -188,7 +188,7 @@ pub(crate) async fn ls_uri(client: &Client, dest: &str, adt_uri: &str) -> Result
     match r.get("uri").and_then(Value::as_str) {
         Some(uri) if !uri.is_empty() => Ok(uri.to_string()),
         _ => Err(Error::coded(
-            crate::error::codes::UNEXPECTED_ANSWER,
+            crate::kernel::error::codes::UNEXPECTED_ANSWER,
             format!("getLsUri returned no uri for {adt_uri}"),
         )),
     }

@@ -10,7 +10,7 @@ use super::ref_uri::{check_destination, given_uri};
 use super::repository::{ls_uri, revive_fn};
 use super::search_types::{main_type, search_type};
 use super::Client;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use crate::resilience::classify::is_transient_cold_error;
 use crate::resilience::cold::{with_cold_retry, ColdRetry};
 use crate::resilience::wrappers::search_with_revive;
@@ -37,10 +37,10 @@ impl ObjectRef {
     pub fn from_map_at(map: &Map<String, Value>, path: &str) -> Result<ObjectRef> {
         let field = |key: &str| match map.get(key) {
             Some(Value::String(s)) => Ok(s.clone()),
-            other => Err(crate::arg_error::type_error(
+            other => Err(crate::kernel::arg_error::type_error(
                 &format!("{path}.{key}"),
                 "a string",
-                &crate::arg_error::Received::of_json(other),
+                &crate::kernel::arg_error::Received::of_json(other),
             )),
         };
         Ok(ObjectRef {
@@ -106,7 +106,7 @@ pub async fn resolve_aff_uri(client: &Client, dest: &str, r: &ObjectRef) -> Resu
     }
     let adt_uri = exact_hit(&found, &r.name).ok_or_else(|| {
         Error::coded(
-            crate::error::codes::NOT_FOUND,
+            crate::kernel::error::codes::NOT_FOUND,
             format!(
                 "Object {} ({}) not found via search.",
                 r.name, r.object_type

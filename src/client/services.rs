@@ -14,7 +14,7 @@ use super::repository::read;
 use super::resolve::resolve_target;
 use super::tool_call::{self, check};
 use super::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Value};
 use std::future::Future;
 

@@ -9,7 +9,7 @@ use super::repository::read;
 use super::resolve::is_unsupported_placeholder;
 use super::versions::{read_active, requested, SourceVersion};
 use super::Client;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use serde_json::Value;
 use std::future::Future;
 

@@ -9,15 +9,16 @@ use super::state::State;
 use super::{Client, Inner};
 use crate::discovery::{self, DiscoverOptions};
 use crate::driver::{Driver, DriverOptions};
-use crate::error::Result;
-use crate::identity::ClientInfo;
-use crate::log;
+use crate::kernel::error::Result;
+use crate::kernel::host::HostEnv;
+use crate::kernel::identity::ClientInfo;
+use crate::kernel::ids;
+use crate::kernel::log;
 use crate::mcp::lifecycle::{
     effective_port_and_token, start_mcp_server, start_with_fallback, DEFAULT_PORT_ATTEMPTS,
 };
 use crate::mcp::{McpClient, McpClientOptions};
-use crate::process::host::HostEnv;
-use crate::process::{dirs, ids, reaper};
+use crate::process::{dirs, reaper};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -217,7 +218,7 @@ fn watch_exit(client: &Client) {
 /// Start adt-ls's MCP server (port fallback from `mcpPort`) and open the MCP session.
 async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, i64)> {
     let token = ids::random_hex(24)?;
-    crate::redact::register(&token);
+    crate::kernel::redact::register(&token);
     let started = start_with_fallback(
         |port| start_mcp_server(driver, json!(port), &token),
         opts.mcp_port,

@@ -3,8 +3,8 @@
 //! `ADT_TOOL_ERROR`, a message `<what>: <tool text>` and the parsed payload as `data`.
 
 use super::Client;
-use crate::error::{codes, Error, Result};
-use crate::federated::{parse_federated, FederatedParsed};
+use crate::kernel::error::{codes, Error, Result};
+use crate::mcp::federated::{parse_federated, FederatedParsed};
 use serde_json::Value;
 
 /// Call `tool` and unwrap its result (no `isError` check).

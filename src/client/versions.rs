@@ -12,8 +12,8 @@ use super::args::Args;
 use super::object_queue::Turn;
 use super::repository::{read, FileCall};
 use super::Client;
-use crate::arg_error::{type_error, value_error, Received};
-use crate::error::{codes, Error, Result};
+use crate::kernel::arg_error::{type_error, value_error, Received};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{json, Map, Value};
 use std::future::Future;
 
@@ -130,7 +130,7 @@ async fn active_read(client: &Client, uri: &str) -> Result<String> {
         (Ok(content), Ok(())) => Ok(content),
         (Ok(_), Err(e)) => Err(e),
         (Err(e), Err(lost)) => {
-            crate::log::warn(format!(
+            crate::kernel::log::warn(format!(
                 "source.read: restoring the served version of {uri} failed: {lost}"
             ));
             Err(e)

@@ -6,8 +6,8 @@ use super::{
     compare_candidates, extension_roots, join_all, list_candidates, platform_sub_path,
     DiscoverOptions,
 };
-use crate::error::{codes, Error, Result};
-use crate::version::ParsedAdtLsVersion;
+use crate::discovery::version::ParsedAdtLsVersion;
+use crate::kernel::error::{codes, Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 

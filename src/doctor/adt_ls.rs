@@ -3,10 +3,10 @@
 //! rejected (not a file, wrong platform, too old, not executable).
 
 use super::report::Check;
+use crate::discovery::version::{self, ParsedAdtLsVersion, MINIMUM_ADT_LS_VERSION};
 use crate::discovery::{
     self, BinaryKind, CandidateListing, CandidateSource, DiscoverOptions, ListedCandidate,
 };
-use crate::version::{self, ParsedAdtLsVersion, MINIMUM_ADT_LS_VERSION};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

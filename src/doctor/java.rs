@@ -6,7 +6,7 @@
 //! (it can carry keystore passwords) and every line is redacted.
 
 use super::report::Check;
-use crate::process::host::HostEnv;
+use crate::kernel::host::HostEnv;
 use crate::tls::jre;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -50,7 +50,7 @@ fn report_lines(stderr: &[u8], stdout: &[u8]) -> Vec<String> {
         .map(str::trim_end)
         .filter(|l| !l.is_empty() && !l.starts_with("Picked up "))
         .take(20)
-        .map(crate::redact::redact)
+        .map(crate::kernel::redact::redact)
         .collect()
 }
 

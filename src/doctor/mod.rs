@@ -20,7 +20,7 @@ pub mod verdicts;
 pub(crate) mod writable;
 
 use crate::discovery::DiscoverOptions;
-use crate::process::host::HostEnv;
+use crate::kernel::host::HostEnv;
 use crate::tls::{ca_file, pem};
 use args::DoctorArgs;
 use report::{Check, Report};

@@ -92,9 +92,9 @@ impl Report {
             redact_value(section);
         }
         for check in &mut self.checks {
-            check.message = crate::redact::redact(&check.message);
+            check.message = crate::kernel::redact::redact(&check.message);
             if let Some(fix) = &mut check.fix {
-                *fix = crate::redact::redact(fix);
+                *fix = crate::kernel::redact::redact(fix);
             }
         }
     }
@@ -111,7 +111,7 @@ impl Report {
 
 fn redact_value(value: &mut Value) {
     match value {
-        Value::String(s) => *s = crate::redact::redact(s),
+        Value::String(s) => *s = crate::kernel::redact::redact(s),
         Value::Array(items) => items.iter_mut().for_each(redact_value),
         Value::Object(map) => map.values_mut().for_each(redact_value),
         _ => {}

@@ -48,7 +48,7 @@ pub(crate) fn space(dir: &Path) -> Result<(u64, u64), String> {
 fn probe_write(dir: &Path) -> Result<(), String> {
     let name = format!(
         ".adt-ls-native-doctor-{}",
-        crate::process::ids::random_hex(6).map_err(|e| e.message)?
+        crate::kernel::ids::random_hex(6).map_err(|e| e.message)?
     );
     let path = dir.join(name);
     let mut options = std::fs::OpenOptions::new();
@@ -123,7 +123,7 @@ mod tests {
     fn a_writable_dir_with_its_space_a_missing_one_and_a_read_only_one() {
         let dir = std::env::temp_dir().join(format!(
             "adt-ls-native-writable-{}",
-            crate::process::ids::random_hex(6).unwrap()
+            crate::kernel::ids::random_hex(6).unwrap()
         ));
         std::fs::create_dir_all(&dir).unwrap();
         let (row, check) = examine("dir.temp", "temp", &dir, "temp dir", "fix it");

@@ -8,18 +8,18 @@
 
 pub mod router;
 
-use crate::error::{codes, Error, Result};
-use crate::identity::ClientInfo;
-use crate::log;
+use crate::discovery::version;
+use crate::kernel::error::{codes, Error, Result};
+use crate::kernel::future::BoxFuture;
+use crate::kernel::host::HostEnv;
+use crate::kernel::identity::ClientInfo;
+use crate::kernel::ids;
+use crate::kernel::log;
 use crate::lsp::message::RawJson;
-use crate::lsp::{
-    BoxFuture, CloseHook, CloseReason, Connection, Handlers, LspRequester, ResponseCallback,
-};
-use crate::process::host::HostEnv;
+use crate::lsp::{CloseHook, CloseReason, Connection, Handlers, LspRequester, ResponseCallback};
 use crate::process::pipe::{PipeGuard, PipeListener, Transport};
-use crate::process::{args, child, dirs, ids, reaper};
+use crate::process::{args, child, dirs, reaper};
 use crate::trace::Tracer;
-use crate::version;
 use router::{NotificationListener, Router, ServerRequestHandler};
 use serde_json::{json, Value};
 use std::future::Future;
@@ -213,7 +213,10 @@ impl Driver {
         let (params, route) = self.with_progress_token(params);
         let sent = match self.session() {
             Some(session) => session.conn.send_request(method, params),
-            None => Err(Error::coded(crate::error::codes::NOT_STARTED, NOT_STARTED)),
+            None => Err(Error::coded(
+                crate::kernel::error::codes::NOT_STARTED,
+                NOT_STARTED,
+            )),
         };
         async move {
             let out = sent?.wait(Some(limit)).await;
@@ -222,13 +225,13 @@ impl Driver {
         }
     }
 
-    /// Inside a progress scope ([`crate::progress`]): a `workDoneToken` in the (object)
+    /// Inside a progress scope ([`crate::kernel::progress`]): a `workDoneToken` in the (object)
     /// params, routed to the scope's sink while the request is in flight.
     fn with_progress_token(
         &self,
         params: Option<Value>,
     ) -> (Option<Value>, Option<router::ProgressRoute>) {
-        let Some(sink) = crate::progress::current() else {
+        let Some(sink) = crate::kernel::progress::current() else {
             return (params, None);
         };
         let Some(Value::Object(mut map)) = params else {
@@ -251,7 +254,10 @@ impl Driver {
         let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
         let sent = match self.session() {
             Some(session) => session.conn.send_request_raw(method, params.as_deref()),
-            None => Err(Error::coded(crate::error::codes::NOT_STARTED, NOT_STARTED)),
+            None => Err(Error::coded(
+                crate::kernel::error::codes::NOT_STARTED,
+                NOT_STARTED,
+            )),
         };
         async move { sent?.wait_raw(Some(limit)).await }
     }
@@ -274,7 +280,7 @@ impl Driver {
                     .send_request_raw_then(method, params.as_deref(), limit, done)
             }
             None => done(Err(Error::coded(
-                crate::error::codes::NOT_STARTED,
+                crate::kernel::error::codes::NOT_STARTED,
                 NOT_STARTED,
             ))),
         }
@@ -292,7 +298,10 @@ impl Driver {
     ) -> impl Future<Output = Result<()>> + Send + 'static {
         let sent = match self.session() {
             Some(session) => session.conn.send_notification(method, params),
-            None => Err(Error::coded(crate::error::codes::NOT_STARTED, NOT_STARTED)),
+            None => Err(Error::coded(
+                crate::kernel::error::codes::NOT_STARTED,
+                NOT_STARTED,
+            )),
         };
         async move {
             sent?
@@ -691,7 +700,7 @@ impl ExitExplainer {
         CloseReason {
             summary,
             detail: self.child.output().last(TAIL_CHUNKS).trim_end().to_string(),
-            code: crate::error::codes::CONNECTION_CLOSED,
+            code: crate::kernel::error::codes::CONNECTION_CLOSED,
         }
     }
 }

@@ -4,8 +4,9 @@
 //! request with `null`. Notifications go to registered listeners and are otherwise dropped;
 //! `$/progress` also goes to the progress sink of the request that sent its token.
 
-use crate::lsp::{BoxFuture, NotificationSink, RequestRouter};
-use crate::progress::{self, Report, Sink};
+use crate::kernel::future::BoxFuture;
+use crate::kernel::progress::{self, Report, Sink};
+use crate::lsp::{NotificationSink, RequestRouter};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -1,39 +1,8 @@
-//! The N-API layer: converts JS values to engine types and back, and forwards. No behaviour
-//! lives here; every function is a thin adapter over an engine module.
+//! The N-API layer, in two parts. [`binding`] converts the exported API's JS values to engine
+//! types and back and forwards to the engine: no behaviour and no `unsafe`. [`runtime`] is the
+//! JS-thread runtime the binding stands on: settling promises, the outbox of events, reading
+//! adt-ls on the JS thread through libuv, references held from Rust, calling user callbacks,
+//! caller stacks, logging delivery and the error class. All of the layer's `unsafe` is there.
 
-mod call;
-mod callback;
-mod caller_stack;
-mod cancel;
-mod checked;
-mod cli;
-mod client;
-mod diff_pages;
-mod dispose;
-mod driver;
-mod error_class;
-mod errors;
-mod events;
-mod functions;
-mod host;
-mod init;
-#[cfg(unix)]
-mod js_thread_reads;
-mod json;
-mod logger;
-mod mcp;
-mod outbox;
-mod process_exit;
-mod progress;
-mod raw_ref;
-mod requester;
+mod binding;
 mod runtime;
-mod semantic_tokens;
-mod settle;
-mod strategies;
-mod timeouts;
-mod trace_option;
-mod types;
-#[cfg(unix)]
-mod uv_poll;
-mod values;

@@ -21,14 +21,13 @@ use super::framing;
 use super::message::RawJson;
 use super::message::{self, RpcError};
 use super::params::{encode_params, encode_params_raw, encode_raw_params};
-use crate::backlog::{self, Backlog, Charge, Limits};
-use crate::error::{codes, Error, Result};
-use crate::log;
+use crate::bounds::backlog::{self, Backlog, Charge, Limits};
+use crate::kernel::error::{codes, Error, Result};
+use crate::kernel::log;
 use crate::trace::{Direction, Tracer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
-use std::future::Future;
 use std::io::Write as _;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,7 +36,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot, watch, Notify};
 
-pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+use crate::kernel::future::BoxFuture;
 
 /// Answers server->client requests. `Err(message)` becomes the JSON-RPC error
 /// `Request <method> failed with message: <message>` (code -32603), as vscode-jsonrpc words it.
@@ -217,7 +216,7 @@ struct Inner {
 }
 
 /// A request on the wire, waiting for its response. Dropped unanswered inside a
-/// [`crate::cancel_scope`], it sends `$/cancelRequest` with its id; elsewhere it is just
+/// [`crate::kernel::cancel_scope`], it sends `$/cancelRequest` with its id; elsewhere it is just
 /// forgotten (its pending entry removed), as the reference does.
 pub struct PendingResponse {
     conn: Connection,
@@ -231,14 +230,15 @@ pub struct PendingResponse {
 impl Drop for PendingResponse {
     fn drop(&mut self) {
         if !self.settled {
-            self.conn.abandon(self.id, crate::cancel_scope::active());
+            self.conn
+                .abandon(self.id, crate::kernel::cancel_scope::active());
         }
     }
 }
 
 impl PendingResponse {
     /// Wait for the response, at most `timeout` when one is given (the request is then
-    /// forgotten; `$/cancelRequest` is sent only inside a [`crate::cancel_scope`], the
+    /// forgotten; `$/cancelRequest` is sent only inside a [`crate::kernel::cancel_scope`], the
     /// reference sends none).
     pub async fn wait(self, timeout: Option<Duration>) -> Result<Value> {
         let raw = self.wait_raw(timeout).await?;
@@ -253,7 +253,8 @@ impl PendingResponse {
                 Ok(received) => received,
                 Err(_) => {
                     self.settled = true;
-                    self.conn.abandon(self.id, crate::cancel_scope::active());
+                    self.conn
+                        .abandon(self.id, crate::kernel::cancel_scope::active());
                     return Err(timeout_error(&self.method, limit));
                 }
             },

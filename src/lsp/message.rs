@@ -4,7 +4,7 @@
 //! before it is parsed; what can still be read of a refused message (its id and method) is
 //! kept, so a request gets an error reply and a response fails its own request.
 
-use crate::json_depth::{self, MAX_DEPTH};
+use crate::bounds::json_depth::{self, MAX_DEPTH};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};

@@ -6,13 +6,14 @@ pub mod framing;
 pub mod message;
 pub mod params;
 pub mod requester;
+pub mod text;
 #[cfg(unix)]
 pub mod unix_socket;
 
 #[cfg(unix)]
 pub use connection::ReadHost;
 pub use connection::{
-    BoxFuture, CloseHook, CloseReason, Connection, DirectWriter, Feeder, Handlers,
-    NotificationSink, RequestRouter, ResponseCallback,
+    CloseHook, CloseReason, Connection, DirectWriter, Feeder, Handlers, NotificationSink,
+    RequestRouter, ResponseCallback,
 };
 pub use requester::LspRequester;

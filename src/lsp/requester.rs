@@ -1,8 +1,8 @@
 //! The request channel as a trait (the reference's `LspRequester`), so code that only sends
 //! requests (the MCP lifecycle, a user's own fake driver) does not depend on the driver.
 
-use super::BoxFuture;
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
+use crate::kernel::future::BoxFuture;
 use serde_json::Value;
 use std::time::Duration;
 

@@ -6,8 +6,8 @@ use super::http::{ResolveOverrides, Transport};
 use super::limits::McpLimits;
 use super::session::Session;
 use super::tools;
-use crate::error::Result;
-use crate::redact;
+use crate::kernel::error::Result;
+use crate::kernel::redact;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +16,7 @@ use std::time::Duration;
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// `clientInfo` sent in `initialize` (the same identity as on the LSP side).
-pub use crate::identity::ClientInfo;
+pub use crate::kernel::identity::ClientInfo;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpClientOptions {
@@ -95,7 +95,7 @@ impl McpClient {
     }
 
     /// `tools/call`; the result is returned untouched (`isError` is not an error here).
-    /// Inside a progress scope ([`crate::progress`]) it asks for progress (`_meta.progressToken`).
+    /// Inside a progress scope ([`crate::kernel::progress`]) it asks for progress (`_meta.progressToken`).
     /// `timeout` overrides the default for this call.
     pub async fn call_tool(
         &self,
@@ -104,7 +104,7 @@ impl McpClient {
         timeout: Option<Duration>,
     ) -> Result<Value> {
         let mut params = tools::call_params(name, args);
-        if let Some(sink) = crate::progress::current() {
+        if let Some(sink) = crate::kernel::progress::current() {
             params["_meta"] = serde_json::json!({ "progressToken": sink.issue_token() });
         }
         self.request("tools/call", Some(params), timeout).await

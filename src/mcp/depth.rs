@@ -1,15 +1,15 @@
 //! The nesting bound on what adt-ls's MCP server sends (docs/security.md, "Hostile peers:
 //! nesting"): a JSON body or server-sent event nested deeper than
-//! [`crate::json_depth::MAX_DEPTH`] is never parsed. What such a message still says about
+//! [`crate::bounds::json_depth::MAX_DEPTH`] is never parsed. What such a message still says about
 //! itself (its id and method, read shallowly) decides what happens: our own response, or
 //! anything that cannot be told apart from it (a batch), fails the call with
 //! `ERR_JSON_TOO_DEEP`; a server request is refused with a JSON-RPC error reply; a
 //! notification or another call's response is dropped with a warning.
 
 use super::errors;
-use crate::error::Error;
-use crate::json_depth::{self, MAX_DEPTH};
-use crate::log;
+use crate::bounds::json_depth::{self, MAX_DEPTH};
+use crate::kernel::error::Error;
+use crate::kernel::log;
 use serde_json::{json, Value};
 
 /// JSON-RPC "Invalid Request".
@@ -60,7 +60,7 @@ pub(super) fn deep_event(data: &[u8], method: &str, our_id: u64) -> Deep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::codes;
+    use crate::kernel::error::codes;
 
     fn deep(members: &str) -> Vec<u8> {
         let nested = format!("{}{}", "[".repeat(500), "]".repeat(500));

@@ -3,8 +3,8 @@
 //! reads them as "logged off" (docs/wire.md#error-classification); protocol violations carry `ERR_MCP_PROTOCOL`;
 //! JSON-RPC errors keep the server's numeric code and `data`. Every message is redacted.
 
-use crate::error::{codes, Error, ErrorCode};
-use crate::redact::redact;
+use crate::kernel::error::{codes, Error, ErrorCode};
+use crate::kernel::redact::redact;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -105,7 +105,7 @@ pub fn too_deep(method: &str, what: &str) -> Error {
         codes::JSON_TOO_DEEP,
         format!(
             "adt-ls MCP {method}: {what} is nested deeper than {} levels; it was refused",
-            crate::json_depth::MAX_DEPTH
+            crate::bounds::json_depth::MAX_DEPTH
         ),
     )
 }

@@ -7,7 +7,7 @@
 //! and events are read within [`McpLimits`], and never parsed when nested too deeply
 //! (`depth.rs`). What a stream's messages leave waiting on the JS thread (progress reports)
 //! is charged to a backlog of the stream, and the next chunk is read only while it has room
-//! ([`crate::backlog`]). Timeouts, cancellation and session policy live in `client.rs`; this
+//! ([`crate::bounds::backlog`]). Timeouts, cancellation and session policy live in `client.rs`; this
 //! module only moves one exchange.
 
 use super::depth::{self, Deep};
@@ -15,10 +15,10 @@ use super::errors;
 use super::jsonrpc::{self, Incoming};
 use super::limits::McpLimits;
 use super::sse::SseParser;
-use crate::backlog::{self, Backlog};
-use crate::error::{Error, Result};
-use crate::json_depth::{self, MAX_DEPTH};
-use crate::log;
+use crate::bounds::backlog::{self, Backlog};
+use crate::bounds::json_depth::{self, MAX_DEPTH};
+use crate::kernel::error::{Error, Result};
+use crate::kernel::log;
 use crate::trace::{Direction, HttpMeta, Tracer};
 use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
@@ -96,13 +96,13 @@ impl Transport {
             .filter(|u| matches!(u.scheme(), "http" | "https"))
             .ok_or_else(|| {
                 Error::coded(
-                    crate::error::codes::INVALID_ARG,
+                    crate::kernel::error::codes::INVALID_ARG,
                     format!("Invalid adt-ls MCP endpoint URL: {base_url}"),
                 )
             })?;
         let mut auth = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
             Error::coded(
-                crate::error::codes::INVALID_ARG,
+                crate::kernel::error::codes::INVALID_ARG,
                 "Invalid adt-ls MCP token: not a valid HTTP header value",
             )
         })?;
@@ -403,7 +403,7 @@ impl Transport {
 /// panic without one, even for plain HTTP).
 /// Hand a `notifications/progress` to the current call's sink when it issued the token.
 fn progress_for_us(msg: &Value) -> bool {
-    let Some(sink) = crate::progress::current() else {
+    let Some(sink) = crate::kernel::progress::current() else {
         return false;
     };
     let Some(params) = msg.get("params") else {
@@ -411,9 +411,9 @@ fn progress_for_us(msg: &Value) -> bool {
     };
     let owned = params
         .get("progressToken")
-        .and_then(crate::progress::token_key)
+        .and_then(crate::kernel::progress::token_key)
         .is_some_and(|t| sink.owns(&t));
-    match crate::progress::Report::from_mcp(params) {
+    match crate::kernel::progress::Report::from_mcp(params) {
         Some(report) if owned => {
             sink.report(report);
             true

@@ -3,7 +3,7 @@
 //! result checks, and the replies we give to server->client requests.
 
 use super::errors;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
 
 /// JSON-RPC code for "Method not found".

@@ -4,7 +4,7 @@
 //! `setDestination {destinationId}`, and the start-with-fallback loop that advances the port
 //! only on bind failures.
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use crate::lsp::LspRequester;
 use serde_json::{json, Value};
 use std::future::Future;
@@ -109,7 +109,7 @@ pub fn effective_port_and_token(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsp::BoxFuture;
+    use crate::kernel::future::BoxFuture;
     use std::sync::Mutex;
 
     #[derive(Default)]

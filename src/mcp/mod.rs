@@ -16,6 +16,7 @@
 mod client;
 mod depth;
 mod errors;
+pub mod federated;
 mod http;
 // `jsonrpc` and `sse` are public only for the fuzz targets in `fuzz/` (hidden from docs).
 #[doc(hidden)]

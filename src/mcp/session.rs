@@ -7,8 +7,8 @@ use super::errors;
 use super::http::{Failure, SessionHeaders, Transport};
 use super::jsonrpc;
 use super::ClientInfo;
-use crate::error::{Error, Result};
-use crate::log;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::log;
 use futures_util::future::{BoxFuture, FutureExt, Shared};
 use serde_json::{json, Value};
 use std::future::Future;
@@ -224,7 +224,8 @@ impl Session {
         let exchange = self.transport.request(method, id, &body, &headers);
         let outcome = timed(method, timeout, exchange).await;
         // A timed-out request is left unfinished: its drop cancels it inside a cancel scope.
-        if !matches!(&outcome, Err(Failure::Error(e)) if e.has_code(crate::error::codes::TIMEOUT)) {
+        if !matches!(&outcome, Err(Failure::Error(e)) if e.has_code(crate::kernel::error::codes::TIMEOUT))
+        {
             in_flight.finish();
         }
         match outcome {
@@ -272,7 +273,7 @@ impl Session {
 const CANCEL_NOTICE_LIMIT: Duration = Duration::from_secs(5);
 
 /// A request whose answer is awaited. Dropped before [`InFlight::finish`] inside a
-/// [`crate::cancel_scope`] (the caller aborted), it tells the server with
+/// [`crate::kernel::cancel_scope`] (the caller aborted), it tells the server with
 /// `notifications/cancelled {requestId, reason}` from a spawned, bounded task. The request
 /// itself is never re-sent: what it already did on the server stays done.
 struct InFlight {
@@ -290,7 +291,7 @@ impl InFlight {
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        if self.done || !crate::cancel_scope::active() {
+        if self.done || !crate::kernel::cancel_scope::active() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {

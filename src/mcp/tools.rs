@@ -4,7 +4,7 @@
 
 use super::errors;
 use super::session::{CallError, Session};
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -8,8 +8,8 @@
 
 use super::reaper;
 use super::tail::OutputTail;
-use crate::error::{Error, Result};
-use crate::log;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::log;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
@@ -267,7 +267,7 @@ fn exit_info(status: std::process::ExitStatus) -> ExitInfo {
 
 fn exiting_spawn_error(program: &Path) -> Error {
     Error::coded(
-        crate::error::codes::DISPOSED,
+        crate::kernel::error::codes::DISPOSED,
         format!(
             "the host process is exiting: not spawning {}",
             program.display()
@@ -277,7 +277,7 @@ fn exiting_spawn_error(program: &Path) -> Error {
 
 /// Node words spawn failures as `spawn <path> ENOENT`; keep that shape and the errno code.
 fn spawn_error(program: &Path, e: std::io::Error) -> Error {
-    let errno = crate::error::io_error_code(&e).unwrap_or("EIO");
+    let errno = crate::kernel::error::io_error_code(&e).unwrap_or("EIO");
     Error::coded(errno, format!("spawn {} {errno}", program.display()))
 }
 
@@ -335,7 +335,7 @@ mod tests {
     #[tokio::test]
     async fn kill_takes_the_whole_group() {
         if !Path::new("/proc").is_dir() {
-            crate::test_skip::skip("no /proc to list the process group (Linux only)");
+            crate::kernel::test_skip::skip("no /proc to list the process group (Linux only)");
             return;
         }
         let child = spawn(

@@ -6,8 +6,9 @@
 //! next start's stale-dir sweep, is recorded for the exit-time cleanup under the reaper's
 //! lock (nothing is created once the host is exiting), and is removed on dispose.
 
-use super::{ids, owner, reaper};
-use crate::error::{Error, Result};
+use super::{owner, reaper};
+use crate::kernel::error::{Error, Result};
+use crate::kernel::ids;
 use crate::safe_fs::{self, Dir};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -5,8 +5,6 @@
 pub mod args;
 pub mod child;
 pub mod dirs;
-pub mod host;
-pub mod ids;
 pub mod owner;
 pub mod peer;
 pub mod pipe;

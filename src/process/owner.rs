@@ -11,7 +11,7 @@
 //! Hand-written: the probe is a few lines of `/proc` parsing (Linux) or `kill(pid, 0)`
 //! (elsewhere); no well-kept crate offers exactly "is this pid the same process as then".
 
-use super::ids;
+use crate::kernel::ids;
 use crate::safe_fs::Dir;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -196,7 +196,7 @@ pub fn pid_namespace() -> Option<String> {
 
 /// Write our mark into a fresh dir we just created (0600, relative to its descriptor,
 /// never following a link).
-pub(crate) fn write_marker(dir: &Dir) -> crate::error::Result<()> {
+pub(crate) fn write_marker(dir: &Dir) -> crate::kernel::error::Result<()> {
     crate::safe_fs::create_new_file(dir, MARKER, OwnerMark::current().render().as_bytes())
 }
 
@@ -436,7 +436,7 @@ mod tests {
     fn scratch(tag: &str) -> PathBuf {
         let base = std::env::temp_dir().join(format!(
             "adt-ls-sweep-{tag}-{}",
-            crate::process::ids::random_hex(4).unwrap()
+            crate::kernel::ids::random_hex(4).unwrap()
         ));
         std::fs::create_dir_all(&base).unwrap();
         base

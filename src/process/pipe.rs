@@ -12,9 +12,9 @@
 //! remote clients, with a DACL for the current user only
 //! ([`win_pipe_security`](super::win_pipe_security)).
 
-use super::host::HostEnv;
-use super::ids;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
+use crate::kernel::host::HostEnv;
+use crate::kernel::ids;
 use crate::lsp::DirectWriter;
 use crate::safe_fs::Dir;
 use std::path::{Path, PathBuf};
@@ -153,7 +153,7 @@ impl PipeListener {
             match verdict {
                 Ok(()) => break stream,
                 Err(why) => {
-                    crate::log::warn(format!(
+                    crate::kernel::log::warn(format!(
                         "rejected a connection to the adt-ls socket {}: {why}",
                         self.address
                     ));

@@ -9,7 +9,7 @@
 //! after cleanup). [`create_tracked`] makes and records a path under the registry lock,
 //! so a path is either created before the reap (and removed by it) or not at all.
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

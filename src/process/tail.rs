@@ -29,7 +29,7 @@ impl OutputTail {
         let chunks = self.chunks.lock().unwrap_or_else(|p| p.into_inner());
         let start = chunks.len().saturating_sub(n);
         let joined: String = chunks.iter().skip(start).map(String::as_str).collect();
-        crate::redact::redact(&joined)
+        crate::kernel::redact::redact(&joined)
     }
 }
 

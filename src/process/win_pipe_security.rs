@@ -1,10 +1,10 @@
-//! Windows: the security attributes of adt-ls's named pipe (issue 8 §1): a protected DACL
+//! Windows: the security attributes of adt-ls's named pipe: a protected DACL
 //! granting access to the current user only (`D:P(A;;GA;;;<user SID>)`), so another user
 //! on the machine cannot connect to or squat on the pipe. Remote clients are refused by the
 //! pipe flags (`PIPE_REJECT_REMOTE_CLIENTS`, set in `pipe`). Written on windows-sys because
 //! tokio's `ServerOptions` takes only raw `SECURITY_ATTRIBUTES`.
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use windows_sys::Win32::Foundation::{CloseHandle, LocalFree, HANDLE};
 use windows_sys::Win32::Security::Authorization::{
     ConvertSidToStringSidW, ConvertStringSecurityDescriptorToSecurityDescriptorW, SDDL_REVISION_1,

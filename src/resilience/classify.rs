@@ -3,7 +3,7 @@
 //! stateful session died under a write). Transport errors of the MCP channel carry their own
 //! code and never count as logged off (docs/decisions.md#d5-1, docs/wire.md#error-classification).
 
-use crate::error::{codes, Error};
+use crate::kernel::error::{codes, Error};
 use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;

@@ -3,7 +3,7 @@
 //! `delay × (i+1)` (500 ms, then 1000 ms by default); the last attempt's outcome is returned
 //! as it is.
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use std::future::Future;
 use std::time::Duration;
 

@@ -5,8 +5,8 @@
 //! `search_with_revive` (an empty search after which a revive succeeded: search once more).
 
 use super::classify::{is_logged_off_error, is_write_session_error};
-use crate::error::Result;
-use crate::lsp::BoxFuture;
+use crate::kernel::error::Result;
+use crate::kernel::future::BoxFuture;
 use std::future::Future;
 use std::sync::Arc;
 
@@ -77,7 +77,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Error;
+    use crate::kernel::error::Error;
     use std::sync::atomic::{AtomicU32, Ordering};
 
     fn counter(result: bool) -> (Arc<AtomicU32>, Relogon) {

@@ -33,7 +33,7 @@ use unix as imp;
 pub(crate) use imp::Dir;
 pub(crate) use rules::Sharing;
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use rules::{Facts, Kind, Unsafe};
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};

@@ -6,9 +6,9 @@
 //! and temp dir.
 
 use super::{ensure_private_dir_all, Dir, Sharing};
-use crate::error::{Error, Result};
-use crate::log;
-use crate::process::host::HostEnv;
+use crate::kernel::error::{Error, Result};
+use crate::kernel::host::HostEnv;
+use crate::kernel::log;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

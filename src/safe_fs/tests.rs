@@ -6,7 +6,7 @@
 #![cfg(unix)]
 
 use super::*;
-use crate::process::host::HostEnv;
+use crate::kernel::host::HostEnv;
 use std::os::unix::fs::{symlink, MetadataExt, PermissionsExt};
 use std::time::Duration;
 
@@ -18,7 +18,7 @@ impl Scratch {
     fn new(tag: &str) -> Scratch {
         let dir = std::env::temp_dir().join(format!(
             "adt-ls-safe-fs-{tag}-{}",
-            crate::process::ids::random_hex(4).unwrap()
+            crate::kernel::ids::random_hex(4).unwrap()
         ));
         std::fs::create_dir(&dir).unwrap();
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
@@ -193,7 +193,7 @@ fn a_file_in_a_world_writable_dir_without_the_sticky_bit_is_refused() {
 #[test]
 fn files_and_dirs_of_another_user_are_refused() {
     if !as_root() {
-        crate::test_skip::skip("needs root to chown a file to nobody");
+        crate::kernel::test_skip::skip("needs root to chown a file to nobody");
         return;
     }
     let s = Scratch::new("foreign");

@@ -5,7 +5,7 @@
 //! (no window between the check and the read).
 
 use super::private_file::with_path;
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use std::io::Read;
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! (`BEGIN PRIVATE KEY`), like modern OpenSSL writes.
 
 use super::private_file::write_private_file;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use rcgen::{CertificateParams, DistinguishedName, DnType, KeyPair, SanType};
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};

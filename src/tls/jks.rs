@@ -22,7 +22,7 @@
 //! implementation for no gain in trust. A JCEKS store (magic 0xCECECECE) is not handled here;
 //! the truststore builder falls back to keytool for it.
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 
 /// Magic number at the start of every JKS file.
 pub const JKS_MAGIC: u32 = 0xFEED_FEED;

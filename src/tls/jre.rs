@@ -12,7 +12,7 @@
 //! take the first whose keytool exists; a root without one falls through to the next root, as
 //! in the reference.
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
 
 const JVM_DIR_PREFIX: &str = "com.sap.adt.jvm.";

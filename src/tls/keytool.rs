@@ -1,7 +1,7 @@
 //! Running the JRE's `keytool` (the truststore builder's fallback, docs/wire.md#truststore): spawned
 //! directly (no shell), output captured, and the wait bounded.
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};

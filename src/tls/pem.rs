@@ -3,7 +3,7 @@
 //! accepts; private keys as PEM in PKCS#1 (`RSA PRIVATE KEY`), PKCS#8 (`PRIVATE KEY`) or
 //! SEC1 (`EC PRIVATE KEY`). Error messages never include key material.
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 

@@ -19,7 +19,7 @@ use super::jre::resolve_jre_tools;
 use super::proxy_client::{write_proxy_client_identity, ProxyClientIdentity};
 use super::truststore::{build_truststore, java_tool_options, TrustedCert, TruststoreSource};
 use super::{PROXY_CERT_ALIAS, TRUSTSTORE_FILE};
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// What the client needs after TLS preparation.

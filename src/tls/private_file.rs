@@ -2,7 +2,7 @@
 //! replaced owner-only (0600 on Unix, docs/decisions.md#d6) through
 //! [`safe_fs`](crate::safe_fs), never through a link and never blocking on a FIFO.
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use std::path::Path;
 
 /// Write `bytes` to `path`, creating or truncating it with mode 0600 on Unix.

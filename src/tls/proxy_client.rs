@@ -11,7 +11,7 @@
 use super::private_file::write_private_file;
 use super::truststore::hotspot_quote;
 use super::upstream_tls::ClientCertPem;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use p12_keystore::{Certificate, KeyStore, KeyStoreEntry, PrivateKey, PrivateKeyChain};
 use rcgen::{
     CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, KeyPair, KeyUsagePurpose,
@@ -148,11 +148,11 @@ pub fn write_proxy_client_identity(work_dir: &Path) -> Result<ProxyClientIdentit
     let cert_der = cert.der().clone();
     let key_der = key.serialize_der();
 
-    let password = crate::process::ids::random_hex(24)?;
-    crate::redact::register(&password);
+    let password = crate::kernel::ids::random_hex(24)?;
+    crate::kernel::redact::register(&password);
     let p12_key = PrivateKey::from_der(&key_der).map_err(identity_error)?;
     let p12_cert = Certificate::from_der(cert_der.as_ref()).map_err(identity_error)?;
-    let local_key_id = crate::process::ids::random_hex(8)?.into_bytes();
+    let local_key_id = crate::kernel::ids::random_hex(8)?.into_bytes();
     let mut store = KeyStore::new();
     store.add_entry(
         KEYSTORE_ALIAS,

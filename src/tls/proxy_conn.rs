@@ -5,7 +5,7 @@
 
 use super::proxy_headers::{strip_hop_by_hop, upstream_request_headers};
 use super::proxy_upstream::{UpstreamConn, UpstreamRoute};
-use crate::log;
+use crate::kernel::log;
 use bytes::Bytes;
 use http_body_util::{Either, Full};
 use hyper::body::Incoming;

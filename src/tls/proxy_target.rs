@@ -3,7 +3,7 @@
 //! (docs/decisions.md#d5-7; the reference always used 443). Any scheme other than `http` is treated
 //! as `https`, as in the reference.
 
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use hyper::Uri;
 use std::fmt;
 

@@ -7,8 +7,8 @@
 //! is what TLS intends and what a verifying client must do. Behaviour change, documented.
 
 use super::proxy_target::{authority, ProxyTarget, Scheme};
-use crate::error::io_error_code;
-use crate::log;
+use crate::kernel::error::io_error_code;
+use crate::kernel::log;
 use hyper::body::Incoming;
 use hyper::client::conn::http1::SendRequest;
 use hyper::Uri;

@@ -8,7 +8,7 @@
 
 use super::crypto_provider;
 use super::pem::{parse_certificates, parse_private_key};
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use rustls::client::danger::{ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};

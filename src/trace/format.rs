@@ -47,7 +47,7 @@ pub fn header_line(session: &str) -> String {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "session": session,
-        "ts": crate::log::timestamp(),
+        "ts": crate::kernel::log::timestamp(),
         "engine": {"name": "adt-ls-native", "version": env!("CARGO_PKG_VERSION")},
         "pid": std::process::id(),
     })
@@ -69,7 +69,7 @@ pub fn message_line(entry: &Entry) -> String {
     let mut line = Map::new();
     line.insert("type".into(), json!("message"));
     line.insert("session".into(), json!(entry.session));
-    line.insert("ts".into(), json!(crate::log::timestamp()));
+    line.insert("ts".into(), json!(crate::kernel::log::timestamp()));
     line.insert(
         "ms".into(),
         json!(entry.elapsed.as_micros() as f64 / 1000.0),

@@ -11,8 +11,8 @@ mod writer;
 
 pub use format::{Channel, Direction, FORMAT_NAME, FORMAT_VERSION};
 
-use crate::error::Result;
-use crate::process::host::HostEnv;
+use crate::kernel::error::Result;
+use crate::kernel::host::HostEnv;
 use correlate::Correlator;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -64,7 +64,7 @@ impl Tracer {
 
     fn over(file: TraceFile) -> Result<Arc<Tracer>> {
         let tracer = Tracer {
-            session: crate::process::ids::short_id()?,
+            session: crate::kernel::ids::short_id()?,
             started: Instant::now(),
             file,
             correlation: Mutex::new(Correlator::default()),
@@ -81,7 +81,9 @@ impl Tracer {
         }
         let msg = match serde_json::from_slice::<Value>(body) {
             Ok(v) => v,
-            Err(_) => Value::String(crate::redact::redact(&String::from_utf8_lossy(body))),
+            Err(_) => Value::String(crate::kernel::redact::redact(&String::from_utf8_lossy(
+                body,
+            ))),
         };
         self.record(Channel::Lsp, dir, Some(msg), None);
     }

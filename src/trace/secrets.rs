@@ -4,11 +4,11 @@
 //!    without case, `-` or `_`) becomes `***`;
 //! 2. by position: the `token` of `adtLs/mcp/startMCPServer` (params and result) and the
 //!    answers to sensitive fields of `adtLs/destinations/requestLogonInput`;
-//! 3. by value: every string passes [`crate::redact::redact`] (every registered password,
+//! 3. by value: every string passes [`crate::kernel::redact::redact`] (every registered password,
 //!    bearer token, MCP token, reentrance ticket and sensitive prompt answer, and URL
 //!    userinfo), then loses `Basic`/`Bearer` credentials and secret query or cookie values.
 
-use crate::redact;
+use crate::kernel::redact;
 use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;

@@ -95,14 +95,14 @@ fn a_new_file_is_owner_only_and_an_existing_one_is_appended_to() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_write_is_logged_once_and_stops_tracing() {
-    crate::log::testing::capture_logs();
+    crate::kernel::log::testing::capture_logs();
     // /dev/full itself is refused as a trace file (a device); held open, every write fails.
     let full = Path::new("/dev/full");
     let file = std::fs::OpenOptions::new().append(true).open(full).unwrap();
     let tracer = Tracer::over(super::writer::TraceFile::from_file(full, file)).unwrap();
     assert!(!tracer.is_open(), "the header write already failed");
     tracer.lsp(Direction::Out, br#"{"jsonrpc":"2.0","method":"x"}"#);
-    let warned = crate::log::testing::logged(crate::log::Level::Warn, "/dev/full");
+    let warned = crate::kernel::log::testing::logged(crate::kernel::log::Level::Warn, "/dev/full");
     assert_eq!(warned.len(), 1, "{warned:?}");
     assert!(warned[0].contains("tracing stopped"));
 }
@@ -152,7 +152,7 @@ fn traced(messages: &[(Channel, Direction, Value)]) -> String {
 
 #[test]
 fn credentials_are_masked_by_key_by_position_and_by_value() {
-    crate::redact::register("Registered-Secret-42");
+    crate::kernel::redact::register("Registered-Secret-42");
     let text = traced(&[
         (
             Channel::Lsp,

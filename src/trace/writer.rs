@@ -5,8 +5,8 @@
 //! in. The first failed write is logged and closes the file for good, so a full disk never
 //! reaches the client.
 
-use crate::error::{codes, Error, Result};
-use crate::log;
+use crate::kernel::error::{codes, Error, Result};
+use crate::kernel::log;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ use crate::auth::{
     create_destination, ensure_logged_on, get_logon_info, initialize_service, DestinationConfig,
     LogonInfo,
 };
-use crate::error::codes;
+use crate::kernel::error::codes;
 use crate::lsp::params::encode_params;
 use serde_json::json;
 use std::time::Duration;

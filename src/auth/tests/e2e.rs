@@ -11,7 +11,7 @@ use crate::auth::{
     LogonInfo, Strategy,
 };
 use crate::driver::{Driver, DriverOptions};
-use crate::log::Level;
+use crate::kernel::log::Level;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -33,7 +33,7 @@ impl TempDir {
         let dir = std::env::temp_dir().join(format!(
             "adt-ls-native-auth-e2e-{}-{}",
             std::process::id(),
-            crate::process::ids::short_id().unwrap()
+            crate::kernel::ids::short_id().unwrap()
         ));
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)

@@ -6,7 +6,7 @@
 use super::support::*;
 use crate::auth::{LogonContext, ReentranceHandler, TokenSource};
 use crate::driver::router::ServerRequestHandler;
-use crate::log::Level;
+use crate::kernel::log::Level;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -123,7 +123,7 @@ async fn the_bearer_provider_is_asked_at_every_logon() {
 struct GatedTokens(std::sync::Mutex<Option<tokio::sync::oneshot::Receiver<()>>>);
 
 impl crate::auth::TokenProvider for GatedTokens {
-    fn token(&self) -> crate::lsp::BoxFuture<crate::error::Result<String>> {
+    fn token(&self) -> crate::lsp::BoxFuture<crate::kernel::error::Result<String>> {
         let gate = self.0.lock().unwrap().take();
         Box::pin(async move {
             match gate {

@@ -6,8 +6,8 @@ use super::support::*;
 use crate::auth::logon_input::answer_logon_input;
 use crate::auth::{BrowserLogonHandler, InteractiveUi, LogonInputHandler, PromptField};
 use crate::driver::router::ServerRequestHandler;
-use crate::log::Level;
-use crate::lsp::BoxFuture;
+use crate::kernel::future::BoxFuture;
+use crate::kernel::log::Level;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -27,7 +27,7 @@ struct GatedUi {
 }
 
 impl InteractiveUi for GatedUi {
-    fn open_url(&self, url: String) -> BoxFuture<crate::error::Result<()>> {
+    fn open_url(&self, url: String) -> BoxFuture<crate::kernel::error::Result<()>> {
         self.opened.lock().unwrap().push(url);
         let gate = self.gate.lock().unwrap().take();
         Box::pin(async move {
@@ -40,7 +40,7 @@ impl InteractiveUi for GatedUi {
     fn prompt_field(
         &self,
         _: PromptField,
-    ) -> Option<BoxFuture<crate::error::Result<Option<String>>>> {
+    ) -> Option<BoxFuture<crate::kernel::error::Result<Option<String>>>> {
         None
     }
     fn has_prompt(&self) -> bool {
@@ -154,7 +154,7 @@ async fn legacy_input_answers_id_and_fields() {
             },
         ]
     );
-    assert_eq!(crate::redact::redact("legacy-pw-1"), "***");
+    assert_eq!(crate::kernel::redact::redact("legacy-pw-1"), "***");
 }
 
 #[tokio::test]
@@ -261,7 +261,10 @@ async fn an_unreachable_socket_fails_the_request_without_the_answer() {
         assert!(!line.contains(secret), "{line}");
     }
     // And the answer is masked wherever it might show up later.
-    assert_eq!(crate::redact::redact(&format!("x {secret} y")), "x *** y");
+    assert_eq!(
+        crate::kernel::redact::redact(&format!("x {secret} y")),
+        "x *** y"
+    );
 }
 
 #[tokio::test]

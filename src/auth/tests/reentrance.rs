@@ -236,7 +236,10 @@ async fn credentials_go_only_to_the_destinations_origin_and_nothing_is_sent_else
     let e = perform_reentrance_logon(&logon_url("http", foreign.port), Some(basic()), &ctx)
         .await
         .unwrap_err();
-    assert!(e.has_code(crate::error::codes::CREDENTIALS_ORIGIN), "{e:?}");
+    assert!(
+        e.has_code(crate::kernel::error::codes::CREDENTIALS_ORIGIN),
+        "{e:?}"
+    );
     assert!(
         e.message.contains("no credentials were sent"),
         "{}",
@@ -259,7 +262,10 @@ async fn credentials_go_only_to_the_destinations_origin_and_nothing_is_sent_else
     let e = perform_reentrance_logon(&logon_url("http", own.port), Some(basic()), &ctx)
         .await
         .unwrap_err();
-    assert!(e.has_code(crate::error::codes::CREDENTIALS_ORIGIN), "{e:?}");
+    assert!(
+        e.has_code(crate::kernel::error::codes::CREDENTIALS_ORIGIN),
+        "{e:?}"
+    );
     assert!(own.seen().is_empty());
 
     // An http:// system accepts its own origin.

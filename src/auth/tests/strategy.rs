@@ -8,8 +8,8 @@ use crate::auth::{
     LogonContext, Strategy, TokenSource, LSP_REQUEST_BROWSER_LOGON, LSP_REQUEST_LOGON_INPUT,
 };
 use crate::driver::{Driver, DriverOptions};
-use crate::error::Result;
-use crate::lsp::BoxFuture;
+use crate::kernel::error::Result;
+use crate::kernel::future::BoxFuture;
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -3,8 +3,9 @@
 //! what they receive, and fakes of the user's interactive callbacks and token providers.
 
 use crate::auth::strategy::{InteractiveUi, PromptField, TokenProvider};
-use crate::error::{Error, Result};
-use crate::lsp::{BoxFuture, LspRequester};
+use crate::kernel::error::{Error, Result};
+use crate::kernel::future::BoxFuture;
+use crate::lsp::LspRequester;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -78,7 +79,7 @@ impl LspRequester for RecordingRequester {
 
 // ---------------------------------------------------------------- log capture
 
-pub use crate::log::testing::{all_logged, capture_logs, logged};
+pub use crate::kernel::log::testing::{all_logged, capture_logs, logged};
 
 // ---------------------------------------------------------------- HTTP servers
 

@@ -81,7 +81,7 @@ impl Run {
             async move {
                 match sink {
                     Some(sink) => {
-                        crate::progress::scoped(sink, || client.call(&method, args)).await
+                        crate::kernel::progress::scoped(sink, || client.call(&method, args)).await
                     }
                     None => client.call(&method, args).await,
                 }

@@ -6,7 +6,7 @@
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{or, truthy};
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
 use std::future::Future;
 
@@ -19,7 +19,7 @@ pub fn get_creation_form(
     async move {
         let dest = me.begin()?;
         let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
-        let opts = args::options(&a, 1, crate::option_keys::OBJECT_TYPE)?;
+        let opts = args::options(&a, 1, crate::options::keys::OBJECT_TYPE)?;
         let mut params = Map::new();
         params.insert("name".into(), or(&opts, "name", json!("Z_PLACEHOLDER")));
         params.insert("description".into(), json!(""));

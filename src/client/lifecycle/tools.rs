@@ -8,7 +8,7 @@ use crate::client::ns_args::{copy, or};
 use crate::client::resolve::resolve_target;
 use crate::client::tool_call::call_checked;
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
 use std::future::Future;
 
@@ -184,7 +184,7 @@ pub fn get_object_type_details(
     async move {
         let dest = me.begin()?;
         let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
-        let opts = args::options(&a, 1, crate::option_keys::OBJECT_TYPE)?;
+        let opts = args::options(&a, 1, crate::options::keys::OBJECT_TYPE)?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
         if let Some(t) = object_type {
@@ -211,7 +211,7 @@ pub fn get_generator_schema(
     async move {
         let dest = me.begin()?;
         let generator_id = args::opt_string(&a, 0, "generatorId")?.map(Value::String);
-        let opts = args::options(&a, 1, crate::option_keys::GENERATOR_SCHEMA)?;
+        let opts = args::options(&a, 1, crate::options::keys::GENERATOR_SCHEMA)?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
         if let Some(id) = generator_id {

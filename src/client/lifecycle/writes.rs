@@ -12,7 +12,7 @@ use crate::client::ns_args::or;
 use crate::client::repository::{delete_params, revive_fn};
 use crate::client::resolve::metadata_aff_uri;
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use crate::resilience::wrappers::with_write_retry;
 use serde_json::{json, Value};
 use std::future::Future;
@@ -35,10 +35,10 @@ pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
         let source = match target.opts().get("source") {
             Some(Value::String(s)) => s.clone(),
             other => {
-                return Err(crate::arg_error::type_error(
+                return Err(crate::kernel::arg_error::type_error(
                     "ref.source",
                     "a string",
-                    &crate::arg_error::Received::of_json(other),
+                    &crate::kernel::arg_error::Received::of_json(other),
                 ))
             }
         };

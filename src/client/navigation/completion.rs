@@ -10,7 +10,7 @@ use super::strip_data;
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{flag, number};
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use futures_util::future::join_all;
 use serde_json::{json, Map, Value};
 use std::future::Future;
@@ -53,7 +53,7 @@ pub fn completion(
     async move {
         let document = document?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::options(&a, 2, crate::option_keys::COMPLETION)?;
+        let opts = args::options(&a, 2, crate::options::keys::COMPLETION)?;
         let max_items = number(&opts, "maxItems")?.unwrap_or(DEFAULT_MAX_ITEMS);
         let limit = number(&opts, "resolveLimit")?.unwrap_or(DEFAULT_RESOLVE_LIMIT);
         let resolve = flag(&opts, "resolve");

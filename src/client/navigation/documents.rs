@@ -8,7 +8,7 @@ use crate::client::args::Args;
 use crate::client::locate::{locate, Include, Locating};
 use crate::client::repository::read;
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Value};
 use std::future::Future;
 

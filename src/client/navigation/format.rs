@@ -8,8 +8,8 @@ use super::text_document;
 use crate::client::args::{self, Args};
 use crate::client::ns_args::or;
 use crate::client::Client;
-use crate::error::{Error, Result};
-use crate::text::{apply_text_edits, TextEdit};
+use crate::kernel::error::{Error, Result};
+use crate::lsp::text::{apply_text_edits, TextEdit};
 use serde_json::{json, Value};
 use std::future::Future;
 
@@ -19,7 +19,7 @@ pub fn format(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
     let document = document_of(client, &a);
     async move {
         let document = document?;
-        let opts = args::options(&a, 1, crate::option_keys::FORMAT)?;
+        let opts = args::options(&a, 1, crate::options::keys::FORMAT)?;
         let options = json!({
             "tabSize": or(&opts, "tabSize", json!(2)),
             "insertSpaces": or(&opts, "insertSpaces", json!(true)),

@@ -9,7 +9,7 @@ use super::strip_data;
 use crate::client::args::{self, Args};
 use crate::client::ns_args::{or, truthy};
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
 use std::future::Future;
 
@@ -31,7 +31,7 @@ pub fn type_hierarchy(
     async move {
         let document = document?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::options(&a, 2, crate::option_keys::TYPE_HIERARCHY)?;
+        let opts = args::options(&a, 2, crate::options::keys::TYPE_HIERARCHY)?;
         let direction = or(&opts, "direction", json!("both"));
         let wants = |d: &str| direction == json!(d) || direction == json!("both");
         let (supers, subs) = (wants("supertypes"), wants("subtypes"));

@@ -8,7 +8,7 @@ use super::word::{find_in_source, locate};
 use crate::client::args::{invalid, Args};
 use crate::client::ns_args::js_number;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use serde_json::{json, Value};
 
 const MAX_LISTED_SYMBOLS: usize = 40;
@@ -28,10 +28,10 @@ impl Locator {
             Some(Value::Object(map)) => map,
             None | Some(Value::Null) => return Ok(Locator::default()),
             Some(other) => {
-                return Err(crate::arg_error::type_error(
+                return Err(crate::kernel::arg_error::type_error(
                     "locator",
                     "an object ({ symbol } or { line, character })",
-                    &crate::arg_error::Received::of_json(Some(other)),
+                    &crate::kernel::arg_error::Received::of_json(Some(other)),
                 ))
             }
         };
@@ -40,10 +40,10 @@ impl Locator {
                 None => Ok(None),
                 Some(Value::Null) => Ok(Some(0.0)),
                 Some(Value::Number(n)) => Ok(n.as_f64()),
-                other => Err(crate::arg_error::type_error(
+                other => Err(crate::kernel::arg_error::type_error(
                     &format!("locator.{key}"),
                     "a number",
-                    &crate::arg_error::Received::of_json(other),
+                    &crate::kernel::arg_error::Received::of_json(other),
                 )),
             }
         };

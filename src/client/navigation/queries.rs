@@ -8,7 +8,7 @@ use super::text_document;
 use super::tokens::prime_tokens;
 use crate::client::args::Args;
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::error::Result;
 use serde_json::Value;
 use std::future::Future;
 

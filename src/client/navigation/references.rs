@@ -10,7 +10,7 @@ use crate::client::args::{self, Args};
 use crate::client::deadline::{outlive, race};
 use crate::client::ns_args::{or, timeout_number};
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use regex::Regex;
 use serde_json::{json, Value};
 use std::future::Future;
@@ -44,7 +44,7 @@ pub fn find_references(
     async move {
         let document = document?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::options(&a, 2, crate::option_keys::FIND_REFERENCES)?;
+        let opts = args::options(&a, 2, crate::options::keys::FIND_REFERENCES)?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
         let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
         with_open_document(&me, document, |uri, text| {
@@ -79,7 +79,7 @@ mod tests {
             e.message,
             format!("findReferences failed (Internal error) — {HINT}")
         );
-        assert_eq!(e.code, Some(crate::error::ErrorCode::Num(-32603)));
+        assert_eq!(e.code, Some(crate::kernel::error::ErrorCode::Num(-32603)));
         assert_eq!(with_hint(Error::new("not open")).message, "not open");
     }
 }

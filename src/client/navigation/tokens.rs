@@ -1,6 +1,6 @@
 //! Semantic tokens (docs/wire.md#navigation): `semanticTokens(ref)` requests
 //! `textDocument/semanticTokens/full` and checks that its data decodes, within the cap of
-//! [`crate::text::decode_semantic_tokens`], with the legend adt-ls advertised in
+//! [`crate::lsp::text::decode_semantic_tokens`], with the legend adt-ls advertised in
 //! `initialize`; `prime_tokens` runs the same request before hover / highlight, whose answers
 //! depend on adt-ls's token cache.
 //!
@@ -13,8 +13,8 @@ use super::documents::{document_of, with_open_document};
 use super::text_document;
 use crate::client::args::Args;
 use crate::client::Client;
-use crate::error::Result;
-use crate::text::{decode_semantic_tokens, Legend};
+use crate::kernel::error::Result;
+use crate::lsp::text::{decode_semantic_tokens, Legend};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::future::Future;

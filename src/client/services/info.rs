@@ -11,7 +11,7 @@ use crate::client::args::{self, Args};
 use crate::client::resolve::{resolve_aff_uri, ObjectRef};
 use crate::client::tool_call::{self, check};
 use crate::client::Client;
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{json, Map, Value};
 use std::future::Future;
 
@@ -27,7 +27,7 @@ pub fn get_service_info(
     async move {
         let dest = me.begin()?;
         let name = binding_name(&a)?;
-        let opts = args::options(&a, 1, crate::option_keys::SERVICE_INFO)?;
+        let opts = args::options(&a, 1, crate::options::keys::SERVICE_INFO)?;
         let wanted = opts
             .get("service")
             .and_then(Value::as_str)

@@ -6,11 +6,11 @@
 //! that definition's service, V4 the whole binding.
 
 use super::details_of;
-use crate::arg_error::{type_error, Received};
 use crate::client::args::{self, Args};
 use crate::client::resolve::{resolve_aff_uri, ObjectRef};
 use crate::client::Client;
-use crate::error::{codes, Error, Result};
+use crate::kernel::arg_error::{type_error, Received};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{Map, Value};
 use std::future::Future;
 
@@ -35,7 +35,7 @@ pub fn publish_service_binding(
 
 /// `opts.service`: a string when given (an empty one counts as not given).
 fn service_option(a: &Args) -> Result<Option<String>> {
-    let opts = args::options(a, 1, crate::option_keys::PUBLISH_BINDING)?;
+    let opts = args::options(a, 1, crate::options::keys::PUBLISH_BINDING)?;
     match opts.get("service") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),

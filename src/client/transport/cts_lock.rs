@@ -3,7 +3,7 @@
 //! (docs/wire.md#transport, docs/decisions.md#d9-1): adt-ls 1.1.2 answers the assignment
 //! `true` even for a transport that does not exist, so only the lock tells.
 
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{json, Value};
 
 /// The lock check `assign` reads before and after the assignment (`transport.check`'s

@@ -8,7 +8,7 @@ use crate::client::args::{self, Args};
 use crate::client::ns_args::{number, string};
 use crate::client::repository::revive_fn;
 use crate::client::Client;
-use crate::error::{Error, Result};
+use crate::kernel::error::{Error, Result};
 use crate::resilience::classify::is_transient_cold_error;
 use crate::resilience::cold::{with_cold_retry, ColdRetry};
 use serde_json::{json, Value};
@@ -33,7 +33,7 @@ pub fn list(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + S
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let opts = args::options(&a, 0, crate::option_keys::TRANSPORT_LIST)?;
+        let opts = args::options(&a, 0, crate::options::keys::TRANSPORT_LIST)?;
         let limit = number(&opts, "limit")?;
         let query = string(&opts, "query").map(|q| q.trim().to_lowercase());
         let raw = match fetch(&me, &dest).await {

@@ -3,12 +3,12 @@
 //! before and after), the transport check for a change, and the file lock status.
 
 use super::cts_lock::{lock_check_params, locked_in, took_effect};
-use crate::arg_error::{type_error, Received};
 use crate::client::args::Args;
 use crate::client::ns_args::or;
 use crate::client::resolve::{resolve_aff_uri, ObjectRef};
 use crate::client::Client;
-use crate::error::Result;
+use crate::kernel::arg_error::{type_error, Received};
+use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
 use std::future::Future;
 

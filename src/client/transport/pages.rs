@@ -4,7 +4,7 @@
 //! is an error instead. Pure state; the N-API layer drives it.
 
 use crate::client::args::Args;
-use crate::error::{codes, Error, Result};
+use crate::kernel::error::{codes, Error, Result};
 use serde_json::{Map, Value};
 
 /// Where a diff iteration stands.

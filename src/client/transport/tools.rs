@@ -9,8 +9,8 @@ use crate::client::args::{self, invalid, Args};
 use crate::client::ns_args::copy;
 use crate::client::tool_call::{self, call_checked};
 use crate::client::Client;
-use crate::error::{codes, Error, Result};
-use crate::federated::FederatedParsed;
+use crate::kernel::error::{codes, Error, Result};
+use crate::mcp::federated::FederatedParsed;
 use serde_json::{json, Map, Value};
 use std::future::Future;
 
@@ -66,7 +66,7 @@ fn transport_info(parsed: FederatedParsed) -> Result<Value> {
 }
 
 /// The local-package guard of `create`.
-fn local_package_error(package: &str) -> crate::error::Error {
+fn local_package_error(package: &str) -> crate::kernel::error::Error {
     invalid(format!(
         "Package \"{package}\" is local (non-transportable) — no transport is needed, so create_transport is a no-op that would orphan an empty request. Use findTransport to confirm; only call createTransport for transportable packages."
     ))
@@ -105,10 +105,10 @@ pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
     let number = args::arg(a, 0);
     if let Some(other) = number.filter(|n| !n.is_string()) {
-        return Err(crate::arg_error::type_error(
+        return Err(crate::kernel::arg_error::type_error(
             "transportNumber",
             "a string",
-            &crate::arg_error::Received::of_json(Some(other)),
+            &crate::kernel::arg_error::Received::of_json(Some(other)),
         ));
     }
     let blank = number
@@ -117,7 +117,7 @@ fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
     if blank {
         return Err(invalid("transportNumber must not be empty".into()));
     }
-    let opts = args::options(a, 1, crate::option_keys::TRANSPORT_DIFF)?;
+    let opts = args::options(a, 1, crate::options::keys::TRANSPORT_DIFF)?;
     let page_size = opts
         .get("pageSize")
         .filter(|v| !v.is_null())
@@ -162,7 +162,7 @@ pub fn get_diff(client: &Client, a: Args) -> impl Future<Output = Result<Value>>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::federated::parse_federated;
+    use crate::mcp::federated::parse_federated;
 
     fn diff(args: Vec<Option<Value>>) -> Result<(Value, Value, Option<Value>)> {
         diff_request(&args)

@@ -384,7 +384,7 @@ mod tests {
     fn reads_this_machines_own_binaries() {
         // The test executable itself is a dynamically linked ELF on Linux.
         if !cfg!(target_os = "linux") {
-            return crate::test_skip::skip("ELF: Linux only");
+            return crate::kernel::test_skip::skip("ELF: Linux only");
         }
         let exe = std::fs::File::open(std::env::current_exe().unwrap()).unwrap();
         let info = read_dynamic(&exe).unwrap();

@@ -157,7 +157,7 @@ mod tests {
     fn this_machines_cache_agrees_with_ldconfig() {
         // Every library `ldconfig -p` lists is in our reading of the cache, at the same path.
         if !cfg!(target_os = "linux") {
-            return crate::test_skip::skip("ld.so.cache: Linux only");
+            return crate::kernel::test_skip::skip("ld.so.cache: Linux only");
         }
         let entries = read(Path::new(DEFAULT_PATH)).unwrap();
         let out = ["ldconfig", "/sbin/ldconfig", "/usr/sbin/ldconfig"]
@@ -170,7 +170,7 @@ mod tests {
                     .filter(|o| o.status.success())
             });
         let Some(out) = out else {
-            return crate::test_skip::skip("ldconfig not found");
+            return crate::kernel::test_skip::skip("ldconfig not found");
         };
         let listed = String::from_utf8_lossy(&out.stdout);
         let mut checked = 0;

@@ -11,7 +11,7 @@ pub(crate) mod verdict;
 pub(crate) mod walk;
 
 use super::report::Check;
-use crate::process::host::HostEnv;
+use crate::kernel::host::HostEnv;
 use search::{Object, SearchConfig};
 use serde_json::{json, Value};
 use std::path::Path;

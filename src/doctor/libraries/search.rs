@@ -148,7 +148,7 @@ mod tests {
     fn temp() -> PathBuf {
         let dir = std::env::temp_dir().join(format!(
             "adt-ls-native-ldsearch-{}",
-            crate::process::ids::random_hex(6).unwrap()
+            crate::kernel::ids::random_hex(6).unwrap()
         ));
         std::fs::create_dir_all(&dir).unwrap();
         dir

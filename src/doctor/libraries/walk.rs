@@ -210,7 +210,7 @@ mod tests {
     fn missing_libraries_of_the_binary_and_of_the_bundle_apart() {
         let t = std::env::temp_dir().join(format!(
             "adt-ls-native-ldwalk-{}",
-            crate::process::ids::random_hex(6).unwrap()
+            crate::kernel::ids::random_hex(6).unwrap()
         ));
         let sys = t.join("sys");
         put(&sys, "libc.so.6", &[], None);

@@ -4,7 +4,7 @@
 //! and replies wait for room, and frames nested too deeply are refused and reported.
 
 use super::*;
-use crate::backlog::DEFAULT_LIMITS;
+use crate::bounds::backlog::DEFAULT_LIMITS;
 use crate::lsp::framing::{encode, Decoder};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
@@ -368,7 +368,7 @@ async fn send_text(peer_write: &mut WriteHalf<DuplexStream>, body: String) {
 
 #[tokio::test]
 async fn frames_nested_too_deeply_are_refused_and_reported() {
-    crate::log::testing::capture_logs();
+    crate::kernel::log::testing::capture_logs();
     let mut s = setup();
     let c = s.conn.clone();
     let call = tokio::spawn(async move { c.request("deep/result", None, None).await });
@@ -408,9 +408,9 @@ async fn frames_nested_too_deeply_are_refused_and_reported() {
         0,
         "the notification was dropped"
     );
-    let warnings: Vec<String> = crate::log::testing::lines()
+    let warnings: Vec<String> = crate::kernel::log::testing::lines()
         .into_iter()
-        .filter(|(level, _)| *level == crate::log::Level::Warn)
+        .filter(|(level, _)| *level == crate::kernel::log::Level::Warn)
         .map(|(_, line)| line)
         .collect();
     for expected in [

@@ -1,6 +1,6 @@
 //! What one incoming frame does: a response completes its request, a notification goes to
 //! the sink, a server request is answered by the router in a task of its own. Each runs with
-//! the frame's backlog charge ([`crate::backlog`]): ambient while a response or notification
+//! the frame's backlog charge ([`crate::bounds::backlog`]): ambient while a response or notification
 //! is handed on (the queue that keeps what it produced takes it), held by a server request's
 //! task until its reply is queued (with a second charge against the connection's tighter
 //! bound on server requests in flight). A frame that cannot be used is reported, never dropped
@@ -8,10 +8,10 @@
 //! request (`ERR_JSON_TOO_DEEP`), a notification is logged at warn.
 
 use super::{stopped, Connection, Handlers};
-use crate::backlog::{self, Charge};
-use crate::error::{codes, Error};
-use crate::json_depth::MAX_DEPTH;
-use crate::log;
+use crate::bounds::backlog::{self, Charge};
+use crate::bounds::json_depth::MAX_DEPTH;
+use crate::kernel::error::{codes, Error};
+use crate::kernel::log;
 use crate::lsp::message::{self, Incoming, InvalidMessage, RpcError};
 use crate::trace::Direction;
 use serde_json::Value;

@@ -2,11 +2,11 @@
 //! decoder's limits), traced and dispatched. The reader task drives one; a caller that reads
 //! the socket itself (the JS thread, through a libuv poll handle) drives one from
 //! [`Connection::start_fed`]. Each frame is charged to the connection's backlog while what it
-//! produced waits ([`crate::backlog`]); whoever drives the feeder asks [`Feeder::has_room`]
+//! produced waits ([`crate::bounds::backlog`]); whoever drives the feeder asks [`Feeder::has_room`]
 //! before reading more and waits for room when there is none.
 
 use super::{dispatch, CloseReason, Connection, Handlers};
-use crate::log;
+use crate::kernel::log;
 use crate::lsp::framing::Decoder;
 use tokio::runtime::Handle;
 use tokio::sync::watch;

@@ -140,7 +140,7 @@ async fn rpc_errors_keep_message_code_and_data() {
         .await;
     let err = call.await.unwrap().unwrap_err();
     assert_eq!(err.message, "Internal error.");
-    assert_eq!(err.code, Some(crate::error::ErrorCode::Num(1003)));
+    assert_eq!(err.code, Some(crate::kernel::error::ErrorCode::Num(1003)));
     assert_eq!(err.data.as_deref(), Some(&json!({"k": 1})));
 }
 
@@ -198,7 +198,10 @@ async fn dispose_rejects_pending_with_the_vscode_jsonrpc_error() {
     conn.dispose();
     let err = call.await.unwrap().unwrap_err();
     assert_eq!(err.message, DISPOSED_MESSAGE);
-    assert_eq!(err.code, Some(crate::error::ErrorCode::Num(DISPOSED_CODE)));
+    assert_eq!(
+        err.code,
+        Some(crate::kernel::error::ErrorCode::Num(DISPOSED_CODE))
+    );
     assert_eq!(conn.pending_count(), 0);
 }
 
@@ -613,7 +616,7 @@ async fn a_request_dropped_in_a_cancel_scope_sends_cancel_request_with_its_id() 
     let id = pending.id();
     let req = peer.recv().await;
     assert_eq!(req["id"], json!(id));
-    let wait = crate::cancel_scope::cancellable(pending.wait(None));
+    let wait = crate::kernel::cancel_scope::cancellable(pending.wait(None));
     let mut wait = Box::pin(wait);
     assert!(futures_util::poll!(wait.as_mut()).is_pending());
     drop(wait);
@@ -656,7 +659,8 @@ async fn a_request_dropped_outside_a_cancel_scope_is_forgotten_silently() {
 async fn an_answered_request_dropped_in_a_scope_sends_nothing() {
     let (conn, mut peer) = start();
     let c = conn.clone();
-    let done = crate::cancel_scope::cancellable(async move { c.request("a", None, None).await });
+    let done =
+        crate::kernel::cancel_scope::cancellable(async move { c.request("a", None, None).await });
     let call = tokio::spawn(done);
     let req = peer.recv().await;
     peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":"ok"}))
@@ -686,7 +690,7 @@ async fn abandoning_a_callback_request_tells_its_callback_once() {
     let err = rx.await.unwrap().unwrap_err();
     assert_eq!(
         err.code,
-        Some(crate::error::ErrorCode::Str(codes::ABORTED.into()))
+        Some(crate::kernel::error::ErrorCode::Str(codes::ABORTED.into()))
     );
     assert_eq!(peer.recv().await["method"], json!("$/cancelRequest"));
     assert!(!conn.abandon(id, true), "only once");

@@ -3,7 +3,7 @@
 
 use super::server::{initialize_reply, mcp, Recorded, Reply, TestServer};
 use super::support::{client, err, log_lines, str_code};
-use crate::log::Level;
+use crate::kernel::log::Level;
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

@@ -67,7 +67,9 @@ async fn close_without_a_session_sends_nothing() {
     assert_eq!(client.protocol_version(), None);
 }
 
-async fn close_with_delete_status(status: u16) -> (crate::error::Result<()>, Option<String>) {
+async fn close_with_delete_status(
+    status: u16,
+) -> (crate::kernel::error::Result<()>, Option<String>) {
     let server = TestServer::start(move |req: &Recorded| match req.rpc_method().as_str() {
         "initialize" => initialize_reply(req, "2025-06-18", Some("to-close")),
         "notifications/initialized" => Reply::status(202),
@@ -114,7 +116,7 @@ async fn a_closed_client_reconnects_on_the_next_call() {
     assert_eq!(server.requests_for("initialize").len(), 2);
 }
 
-async fn hanging_delete(timeout: Duration) -> (crate::error::Error, Duration) {
+async fn hanging_delete(timeout: Duration) -> (crate::kernel::error::Error, Duration) {
     let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
         "initialize" => initialize_reply(req, "2025-06-18", Some("slow-close")),
         "notifications/initialized" => Reply::status(202),

@@ -242,7 +242,7 @@ fn client_resolving_localhost(port: u16, order: Vec<SocketAddr>) -> McpClient {
 async fn localhost_resolving_to_ipv4_first_reaches_an_ipv6_only_server() {
     let handler = mcp("2025-06-18", None, |_| Reply::status(500));
     let Some(server) = TestServer::try_start_on("[::1]:0", handler).await else {
-        crate::test_skip::skip("IPv6 loopback ([::1]) unavailable on this machine");
+        crate::kernel::test_skip::skip("IPv6 loopback ([::1]) unavailable on this machine");
         return;
     };
     let port = server.port();
@@ -337,7 +337,7 @@ async fn a_call_dropped_in_a_cancel_scope_sends_notifications_cancelled_with_its
     let client = client(&server.url());
     client.connect().await.unwrap();
     let c = client.clone();
-    let call = tokio::spawn(crate::cancel_scope::cancellable(async move {
+    let call = tokio::spawn(crate::kernel::cancel_scope::cancellable(async move {
         c.call_tool("t", json!({}), None).await
     }));
     let mut id = None;
@@ -381,7 +381,7 @@ async fn a_timeout_outside_a_cancel_scope_sends_no_cancellation() {
         .await;
     assert_eq!(str_code(&err(out)), Some("ETIMEDOUT"));
     // Inside a scope the same timeout cancels.
-    let scoped = crate::cancel_scope::cancellable(client.call_tool(
+    let scoped = crate::kernel::cancel_scope::cancellable(client.call_tool(
         "t",
         json!({}),
         Some(Duration::from_millis(100)),

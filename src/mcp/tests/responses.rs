@@ -3,7 +3,7 @@
 
 use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
 use super::support::{client, client_with, err, log_lines, str_code, TOKEN};
-use crate::error::ErrorCode;
+use crate::kernel::error::ErrorCode;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 //! Shared test helpers: the crypto provider, a log capture sink, client construction.
 
-use crate::error::{Error, ErrorCode};
-use crate::log::{self, Level};
+use crate::kernel::error::{Error, ErrorCode};
+use crate::kernel::log::{self, Level};
 use crate::mcp::{ClientInfo, McpClient, McpClientOptions};
 use std::time::Duration;
 
@@ -50,7 +50,7 @@ pub fn log_lines() -> Vec<(Level, String)> {
 }
 
 /// The error of `result`, failing the test on success.
-pub fn err<T: std::fmt::Debug>(result: crate::error::Result<T>) -> Error {
+pub fn err<T: std::fmt::Debug>(result: crate::kernel::error::Result<T>) -> Error {
     match result {
         Ok(v) => panic!("expected an error, got {v:?}"),
         Err(e) => e,

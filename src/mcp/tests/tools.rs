@@ -4,7 +4,7 @@ use super::server::{mcp, Reply, TestServer};
 use super::support::{client, err, str_code};
 use serde_json::{json, Value};
 
-async fn list_with(page: Value) -> crate::error::Result<Vec<Value>> {
+async fn list_with(page: Value) -> crate::kernel::error::Result<Vec<Value>> {
     let server = TestServer::start(mcp("2025-06-18", None, move |req| {
         Reply::result(req.rpc_id(), page.clone())
     }))

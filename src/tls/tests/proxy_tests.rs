@@ -3,7 +3,7 @@
 //! mode, plain-http targets, the 502 answer, keep-alive pairing, close() and drop.
 
 use super::support::*;
-use crate::log::Level;
+use crate::kernel::log::Level;
 use crate::tls::{
     generate_localhost_cert, start_tls_reverse_proxy, ClientCertPem, LocalhostCert, ProxyHandle,
     ProxyOptions, ProxyTarget, Scheme,

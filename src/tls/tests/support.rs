@@ -66,7 +66,7 @@ impl Drop for TempDir {
 }
 
 /// True when `tool <probe_arg>` runs; otherwise records a visible skip for the caller.
-pub use crate::test_skip::tool_available;
+pub use crate::kernel::test_skip::tool_available;
 
 /// Run a command to completion; panics with its output on failure.
 pub fn run_ok(program: &str, args: &[&str]) -> String {
@@ -85,7 +85,7 @@ pub fn run_ok(program: &str, args: &[&str]) -> String {
 
 // ---------------------------------------------------------------- log capture
 
-pub use crate::log::testing::{capture_logs, logged};
+pub use crate::kernel::log::testing::{capture_logs, logged};
 
 // ---------------------------------------------------------------- PKI
 

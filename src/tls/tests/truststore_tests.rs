@@ -250,7 +250,7 @@ async fn a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_opti
             assert_eq!(mode & 0o777, 0o600);
         }
         assert!(
-            !crate::redact::redact(&tls.java_tool_options).contains(identity.password()),
+            !crate::kernel::redact::redact(&tls.java_tool_options).contains(identity.password()),
             "the keystore password is redacted"
         );
         let proxy_cert = tls.proxy_cert.clone().unwrap();

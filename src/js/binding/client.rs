@@ -1,0 +1,391 @@
+//! `createAdtLs` for JS: converts the options, forwards to [`crate::client::Client::create`]
+//! and hands back the client as a plain object of namespaces whose functions forward to
+//! [`crate::client::Client::call`], one function per entry of the method registry
+//! ([`crate::client::registry`]; functions close over the client, so they also work
+//! detached: `const { search } = client.repository`). Only the conversions live here.
+
+use super::strategies;
+use crate::client::registry::render::CallOptionsAt;
+use crate::client::{
+    Args, Client, ClientOptions, ConnectionOptions, Health, Probe, SEMANTIC_TOKENS_METHOD,
+};
+use crate::js::runtime::cancel::{self, MethodCallOptions};
+use crate::js::runtime::checked;
+use crate::js::runtime::errors::coded;
+use crate::js::runtime::json;
+use crate::js::runtime::settle::Settling;
+use crate::js::runtime::timeouts::timeout_prop;
+use crate::js::runtime::values::Json;
+use crate::kernel::error::{codes, Error as EngineError};
+use crate::options::keys;
+use napi::bindgen_prelude::*;
+use napi::JsValue;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Start adt-ls and return the unified client. In order: check the options, find the binary
+/// ({@link resolveAdtLsPath} or `adtLs.path`), make a private work dir, prepare TLS (with
+/// `connection.selfSigned` or `extraCaCerts`), start adt-ls ({@link AdtLsDriver}), point it at a
+/// private destination store (`adtLs/destinations/initializeService`), log on with `auth` when
+/// `connection` is given (`adtLs/destinations/create`, `ensureLoggedOn`), start adt-ls's MCP
+/// server (`adtLs/mcp/startMCPServer`, port fallback from `mcpPort`) and connect to it, then
+/// probe the session and start the keep-alive. Without `connection` and `auth` the client runs in
+/// foundation mode: no system is contacted and destination-scoped methods reject with
+/// `No ABAP destination is connected.`.
+///
+/// Call `dispose()` when done (or hold the client with `await using`). A failure at any step
+/// releases everything made so far before the promise rejects. Every method of the client
+/// returns a promise and never throws synchronously.
+///
+/// @throws rejects with `Provide connection and auth together, or omit both for foundation mode.`
+/// @throws rejects with `clientCert auth requires connection.selfSigned — the reverse proxy presents the client cert to the backend.`
+/// @throws rejects with the discovery errors of {@link resolveAdtLsPath}, the start errors of
+/// {@link AdtLsDriver.start} and `ERR_INVALID_ARG_VALUE` / `ERR_OUT_OF_RANGE` for bad option values
+/// @throws rejects with `Logon to <id> did not reach 'connected' (<state>[: <message>]).` when the
+/// logon fails
+/// @example
+/// ```ts
+/// import { createAdtLs, basic } from 'adt-ls-native';
+///
+/// const adt = await createAdtLs({
+///   connection: { systemUrl: 'https://a4h.example.com:44300', client: '001' },
+///   auth: basic('DEVELOPER', process.env.SAP_PASSWORD!),
+/// });
+/// const { references } = await adt.repository.search('CL_ABAP_*', { types: ['CLAS/OC'] });
+/// await adt.dispose();
+/// ```
+#[napi(
+    ts_args_type = "opts: CreateAdtLsOptions",
+    ts_return_type = "Promise<AdtLsClient>"
+)]
+pub fn create_adt_ls(env: Env, opts: Unknown) -> Result<Settling<ClientObject>> {
+    let opts = Some(opts);
+    let options = match client_options(&env, opts) {
+        Ok(o) => o,
+        Err(e) => {
+            return coded(&env, async move { Err::<Client, _>(e) }, |_, c| {
+                Ok(ClientObject(c))
+            })
+        }
+    };
+    coded(&env, Client::create(options), |_, client| {
+        Ok(ClientObject(client))
+    })
+}
+
+/// The client handed to JS: converted into the namespace object on the JS thread.
+pub struct ClientObject(Client);
+
+impl ToNapiValue for ClientObject {
+    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
+        let env = Env::from_raw(env);
+        build(&env, val.0).map(|o| o.raw())
+    }
+}
+
+fn build(env: &Env, client: Client) -> Result<Object<'_>> {
+    let mut root = Object::new(env)?;
+    for spec in crate::client::registry::specs() {
+        let method = spec.name;
+        let f = method_fn(env, client.clone(), method, spec.call_options_at())?;
+        match method.split_once('.') {
+            Some((ns, name)) => {
+                let mut space = match root.get::<Object>(ns)? {
+                    Some(o) => o,
+                    None => {
+                        let o = Object::new(env)?;
+                        root.set_named_property(ns, o)?;
+                        root.get::<Object>(ns)?
+                            .ok_or_else(|| Error::from_reason("namespace vanished"))?
+                    }
+                };
+                space.set_named_property(name, f)?;
+            }
+            None => root.set_named_property(method, f)?,
+        }
+    }
+    if let Some(mut transport) = root.get::<Object>("transport")? {
+        transport.set_named_property(
+            "diffPages",
+            super::diff_pages::function(env, client.clone())?,
+        )?;
+    }
+    let for_health = client.clone();
+    let events_of = client.clone();
+    let health = env.create_function_from_closure::<(), Json, _>("health", move |_| {
+        Ok(Json(Some(health_json(&for_health.health()))))
+    })?;
+    root.set_named_property("health", health)?;
+    let dispose =
+        env.create_function_from_closure::<(), Settling<()>, _>("dispose", move |ctx| {
+            let client = client.clone();
+            coded(
+                ctx.env,
+                async move {
+                    client.dispose().await;
+                    Ok::<(), EngineError>(())
+                },
+                |_, ()| Ok(()),
+            )
+        })?;
+    let dispose_raw = dispose.raw();
+    root.set_named_property("dispose", dispose)?;
+    crate::js::runtime::dispose::attach(env, &root, dispose_raw)?;
+    super::events::attach(env, &mut root, &events_of)?;
+    Ok(root)
+}
+
+/// One JS function forwarding to `client.call(method, args)`; never throws synchronously.
+/// Its call options (`signal`, `timeoutMs`, at `at`) are read by [`cancel`].
+fn method_fn<'env>(
+    env: &'env Env,
+    client: Client,
+    method: &'static str,
+    at: CallOptionsAt,
+) -> Result<Function<'env, Unknown<'env>, Settling<Json>>> {
+    let name = method.rsplit('.').next().unwrap_or(method);
+    let progress_at = super::progress::options_at(method);
+    env.create_function_from_closure(name, move |ctx| {
+        let env = &*ctx.env;
+        let reject = |e: EngineError| {
+            coded(env, async move { Err::<Option<Value>, _>(e) }, |_, v| {
+                Ok(Json(v))
+            })
+        };
+        // A bad option after other parameters is held back until the method has checked
+        // those (arguments are named in order); in the first parameter it rejects at once.
+        let mut held = None;
+        let progress = match super::progress::from_args(env, &ctx, progress_at) {
+            Ok(p) => p,
+            Err(e) if progress_at.is_some_and(|(i, _)| i > 0) => {
+                held = Some(e);
+                None
+            }
+            Err(e) => return reject(e),
+        };
+        let index = at.index();
+        let given = (index < ctx.length())
+            .then(|| ctx.get::<Unknown>(index).ok())
+            .flatten();
+        let call = match MethodCallOptions::read(env, given, at) {
+            Ok(c) => c,
+            Err(e) if index > 0 => {
+                held.get_or_insert(e);
+                MethodCallOptions::none(at)
+            }
+            Err(e) => return reject(e),
+        };
+        let mut args: Args = Vec::with_capacity(ctx.length());
+        for i in (0..ctx.length()).filter(|&i| call.passes(i)) {
+            let value = ctx.get::<Unknown>(i).and_then(|v| json::from_js(env, v));
+            match value {
+                Ok(mut v) => {
+                    if let Some(v) = v.as_mut() {
+                        call.strip(i, v);
+                    }
+                    args.push(v)
+                }
+                Err(e) => {
+                    let err = EngineError::coded(
+                        codes::INVALID_ARG,
+                        format!("argument {} of {method}: {}", i + 1, e.reason),
+                    );
+                    return coded(env, async move { Err::<Value, _>(err) }, |_, v| {
+                        Ok(Json(Some(v)))
+                    });
+                }
+            }
+        }
+        let mut opts = call.opts;
+        if let Some(p) = &progress {
+            opts.on_abort(p.closer());
+        }
+        let client = &client;
+        cancel::run(
+            env,
+            opts,
+            method,
+            move || super::progress::run(progress, || client.call_holding(method, args, held)),
+            move |_, value| Ok(MethodResult { method, value }),
+        )
+        .map(Settling::typed)
+    })
+}
+
+/// A client method's result for JS: JSON through JSON.parse, except the semantic tokens,
+/// whose objects are built around shared legend strings ([`crate::js::runtime::semantic_tokens`]).
+struct MethodResult {
+    method: &'static str,
+    value: Option<Value>,
+}
+
+impl ToNapiValue for MethodResult {
+    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
+        match val.value {
+            Some(v) if val.method == SEMANTIC_TOKENS_METHOD => {
+                crate::js::runtime::semantic_tokens::navigation_result(&Env::from_raw(env), &v)
+            }
+            value => unsafe { Json::to_napi_value(env, Json(value)) },
+        }
+    }
+}
+
+fn health_json(h: &Health) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert("connected".into(), Value::Bool(h.connected));
+    out.insert("backendLive".into(), Value::Bool(h.backend_live));
+    out.insert("destination".into(), Value::String(h.destination.clone()));
+    if let Some(n) = &h.adt_ls_name {
+        out.insert("adtLsName".into(), Value::String(n.clone()));
+    }
+    if let Some(v) = &h.adt_ls_version {
+        out.insert("adtLsVersion".into(), Value::String(v.clone()));
+    }
+    out.insert("mcpPort".into(), Value::from(h.mcp_port));
+    Value::Object(out)
+}
+
+/// `CreateAdtLsOptions` to engine options, every value checked through [`checked`] with its
+/// option path; unknown keys are logged as warnings. `auth` may be a strategy made by our
+/// factories or any object with the strategy shape.
+fn client_options(
+    env: &Env,
+    opts: Option<Unknown>,
+) -> std::result::Result<ClientOptions, EngineError> {
+    let host = crate::js::runtime::host::capture(env);
+    let mut o = ClientOptions {
+        #[cfg(unix)]
+        read_host: crate::js::runtime::js_thread_reads::read_host(env, &host),
+        host: Some(host),
+        ..ClientOptions::default()
+    };
+    let Some(obj) = checked::opt_object(env, opts, "opts")? else {
+        return Ok(o);
+    };
+    checked::warn_unknown_keys(&obj, "", keys::CREATE_ADT_LS);
+    let prop = |key: &str| checked::property(&obj, key);
+    if let Some(auth) = prop("auth").filter(|a| !is_nullish(a)) {
+        o.auth = Some(strategies::from_js(env, auth)?);
+    }
+    if let Some(adt) = checked::opt_object(env, prop("adtLs"), "adtLs")? {
+        adt_ls_options(env, &adt, &mut o)?;
+    }
+    if let Some(ms) = timeout_prop(env, &obj, "mcpTimeoutMs", "mcpTimeoutMs")? {
+        o.mcp_timeout = ms;
+    }
+    if let Some(ms) = timeout_prop(env, &obj, "logonTimeoutMs", "logonTimeoutMs")? {
+        o.logon_timeout = ms;
+    }
+    if let Some(c) = checked::opt_object(env, prop("connection"), "connection")? {
+        o.connection = Some(connection(env, &c)?);
+    }
+    o.trace_file = super::trace_option::trace_file(env, prop("trace"), "trace")?;
+    o.destination_id = checked::opt_string(env, prop("destinationId"), "destinationId")?;
+    if let Some(port) = checked::opt_adt_ls_port(env, prop("mcpPort"), "mcpPort")? {
+        o.mcp_port = i64::from(port);
+    }
+    match prop("keepAlive").filter(|k| !is_nullish(k)) {
+        None => {}
+        Some(k) if matches!(k.get_type(), Ok(ValueType::Boolean)) => {
+            o.keep_alive = checked::opt_bool(env, Some(k), "keepAlive")?.unwrap_or(true);
+        }
+        Some(k) => {
+            let Some(keep_alive) = checked::opt_object(env, Some(k), "keepAlive")
+                .map_err(|_| type_error(env, &k, "keepAlive", "a boolean or { intervalMs }"))?
+            else {
+                return Ok(o);
+            };
+            checked::warn_unknown_keys(&keep_alive, "keepAlive", keys::KEEP_ALIVE);
+            o.keep_alive = true;
+            if let Some(ms) = timeout_prop(env, &keep_alive, "intervalMs", "keepAlive.intervalMs")?
+            {
+                o.keep_alive_interval = ms;
+            }
+        }
+    }
+    Ok(o)
+}
+
+fn is_nullish(v: &Unknown) -> bool {
+    matches!(v.get_type(), Ok(ValueType::Undefined | ValueType::Null))
+}
+
+fn type_error(env: &Env, v: &Unknown, path: &str, expected: &str) -> EngineError {
+    crate::kernel::arg_error::type_error(path, expected, &checked::received(env, Some(v)))
+}
+
+/// `adtLs: { path, extraArgs, extraEnv, startTimeoutMs, requestTimeoutMs }`.
+fn adt_ls_options(
+    env: &Env,
+    adt: &Object,
+    o: &mut ClientOptions,
+) -> std::result::Result<(), EngineError> {
+    checked::warn_unknown_keys(adt, "adtLs", keys::ADT_LS);
+    let prop = |key: &str| checked::property(adt, key);
+    o.adt_ls_path = checked::opt_string(env, prop("path"), "adtLs.path")?;
+    o.extra_args =
+        checked::opt_strings(env, prop("extraArgs"), "adtLs.extraArgs")?.unwrap_or_default();
+    o.extra_env =
+        checked::opt_string_map(env, prop("extraEnv"), "adtLs.extraEnv")?.unwrap_or_default();
+    if let Some(ms) = timeout_prop(env, adt, "startTimeoutMs", "adtLs.startTimeoutMs")? {
+        o.start_timeout = ms;
+    }
+    if let Some(ms) = timeout_prop(env, adt, "requestTimeoutMs", "adtLs.requestTimeoutMs")? {
+        o.request_timeout = ms;
+    }
+    Ok(())
+}
+
+/// `connection: ConnectionOptions`.
+fn connection(env: &Env, c: &Object) -> std::result::Result<ConnectionOptions, EngineError> {
+    checked::warn_unknown_keys(c, "connection", keys::CONNECTION);
+    let prop = |key: &str| checked::property(c, key);
+    let system_url = checked::string(env, prop("systemUrl"), "connection.systemUrl")?;
+    let forward_proxy =
+        match checked::opt_object(env, prop("forwardProxy"), "connection.forwardProxy")? {
+            Some(fp) => {
+                let path = "connection.forwardProxy";
+                checked::warn_unknown_keys(&fp, path, keys::FORWARD_PROXY);
+                let host =
+                    checked::string(env, checked::property(&fp, "host"), &format!("{path}.host"))?;
+                let port_path = format!("{path}.port");
+                let port = checked::number(env, checked::property(&fp, "port"), &port_path)?;
+                Some((host, crate::kernel::arg_error::port(&port_path, port)?))
+            }
+            None => None,
+        };
+    let probe = match checked::opt_object(env, prop("probe"), "connection.probe")? {
+        Some(p) => {
+            checked::warn_unknown_keys(&p, "connection.probe", keys::PROBE);
+            let pattern = checked::string(
+                env,
+                checked::property(&p, "pattern"),
+                "connection.probe.pattern",
+            )?;
+            let types = checked::opt_strings(
+                env,
+                checked::property(&p, "types"),
+                "connection.probe.types",
+            )?;
+            Some(Probe {
+                pattern,
+                types: types.unwrap_or_default(),
+            })
+        }
+        None => None,
+    };
+    Ok(ConnectionOptions {
+        system_url,
+        client: checked::opt_string(env, prop("client"), "connection.client")?,
+        language: checked::opt_string(env, prop("language"), "connection.language")?,
+        self_signed: checked::opt_bool(env, prop("selfSigned"), "connection.selfSigned")?
+            .unwrap_or(false),
+        extra_ca_certs: checked::opt_strings(env, prop("extraCaCerts"), "connection.extraCaCerts")?
+            .unwrap_or_default()
+            .into_iter()
+            .map(PathBuf::from)
+            .collect(),
+        forward_proxy,
+        probe,
+    })
+}
