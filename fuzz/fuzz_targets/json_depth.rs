@@ -7,8 +7,8 @@
 //! panic and never carry an id deeper than the bound.
 #![no_main]
 
-use adt_ls_native::bounds::json_depth::{depth_within, exceeds, shallow_members, MAX_DEPTH};
-use adt_ls_native::lsp::message::parse_incoming;
+use adt_ls_native::fuzzing::json_depth::{depth_within, exceeds, shallow_members, MAX_DEPTH};
+use adt_ls_native::fuzzing::message::parse_incoming;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

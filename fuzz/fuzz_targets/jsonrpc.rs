@@ -5,10 +5,10 @@
 //! and every server request gets exactly one well-formed reply echoing its id.
 #![no_main]
 
-use adt_ls_native::lsp::message::{
+use adt_ls_native::fuzzing::message::{
     notification, parse_incoming, request, response_err, response_ok, Incoming, RpcError,
 };
-use adt_ls_native::mcp::jsonrpc as mcp;
+use adt_ls_native::fuzzing::mcp_jsonrpc as mcp;
 use libfuzzer_sys::fuzz_target;
 use serde_json::value::RawValue;
 use serde_json::Value;

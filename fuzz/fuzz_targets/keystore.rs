@@ -4,9 +4,9 @@
 //! (a huge entry count or length field alone allocates nothing).
 #![no_main]
 
-use adt_ls_native::tls::jks::{is_jks, read_jks};
-use adt_ls_native::tls::pem::{parse_certificates, parse_private_key};
-use adt_ls_native::tls::truststore::read_native;
+use adt_ls_native::fuzzing::jks::{is_jks, read_jks};
+use adt_ls_native::fuzzing::pem::{parse_certificates, parse_private_key};
+use adt_ls_native::fuzzing::truststore::read_native;
 use adt_ls_native_fuzz::{heap_budget, peak_heap};
 use libfuzzer_sys::fuzz_target;
 

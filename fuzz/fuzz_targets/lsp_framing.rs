@@ -4,7 +4,7 @@
 //! decoded frames, encoded again, decode to themselves.
 #![no_main]
 
-use adt_ls_native::lsp::framing::{encode, Decoder, FramingError};
+use adt_ls_native::fuzzing::framing::{encode, Decoder, FramingError};
 use adt_ls_native_fuzz::{chunkings, heap_budget, peak_heap};
 use libfuzzer_sys::fuzz_target;
 

@@ -9,8 +9,8 @@
 //! proportion to the data, whatever the legend's size.
 #![no_main]
 
-use adt_ls_native::kernel::error::codes;
-use adt_ls_native::lsp::text::{
+use adt_ls_native::fuzzing::codes;
+use adt_ls_native::fuzzing::text::{
     decode_semantic_tokens, modifier_indices, Legend, TokenType, MODIFIER_NAME_ALLOWANCE,
 };
 use adt_ls_native_fuzz::{heap_budget, peak_heap};

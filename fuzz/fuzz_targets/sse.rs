@@ -3,7 +3,7 @@
 //! CR, LF or CRLF); memory proportional to the bytes received.
 #![no_main]
 
-use adt_ls_native::mcp::sse::SseParser;
+use adt_ls_native::fuzzing::sse::SseParser;
 use adt_ls_native_fuzz::{chunkings, heap_budget, peak_heap};
 use libfuzzer_sys::fuzz_target;
 

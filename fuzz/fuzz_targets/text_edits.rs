@@ -10,7 +10,7 @@
 //! overlap; heap use stays proportional to the input.
 #![no_main]
 
-use adt_ls_native::lsp::text::{apply_text_edits_utf16, EditError, Position, Range, TextEdit};
+use adt_ls_native::fuzzing::text::{apply_text_edits_utf16, EditError, Position, Range, TextEdit};
 use adt_ls_native_fuzz::peak_heap;
 use libfuzzer_sys::fuzz_target;
 

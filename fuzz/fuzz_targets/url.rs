@@ -6,9 +6,9 @@
 //! is always present in the ticket request.
 #![no_main]
 
-use adt_ls_native::auth::extract_logon_url;
-use adt_ls_native::auth::reentrance::{delivery_url, ticket_request_url};
-use adt_ls_native::tls::ProxyTarget;
+use adt_ls_native::fuzzing::extract_logon_url;
+use adt_ls_native::fuzzing::{delivery_url, ticket_request_url};
+use adt_ls_native::fuzzing::ProxyTarget;
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 

@@ -8,24 +8,25 @@ use crate::lsp::LspRequester;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 
-pub const LSP_REQUEST_BROWSER_LOGON: &str = "adtLs/destinations/requestBrowserBasedLogon";
-pub const LSP_REQUEST_LOGON_INPUT: &str = "adtLs/destinations/requestLogonInput";
+pub(crate) const LSP_REQUEST_BROWSER_LOGON: &str = "adtLs/destinations/requestBrowserBasedLogon";
+pub(crate) const LSP_REQUEST_LOGON_INPUT: &str = "adtLs/destinations/requestLogonInput";
 /// A notification `{destinationId, logonState}`; the client does not need it.
-pub const LSP_LOGON_STATE_CHANGED: &str = "adtLs/destinations/logonStateChanged";
+pub(crate) const LSP_LOGON_STATE_CHANGED: &str = "adtLs/destinations/logonStateChanged";
+#[cfg(test)]
 /// Declared by the reference, never sent (openADT names it `stopLogonAttempt`).
-pub const LSP_STOP_LOGON: &str = "adtLs/destinations/stopLogon";
-pub const LSP_INITIALIZE_SERVICE: &str = "adtLs/destinations/initializeService";
-pub const LSP_CREATE_DESTINATION: &str = "adtLs/destinations/create";
-pub const LSP_ENSURE_LOGGED_ON: &str = "adtLs/destinations/ensureLoggedOn";
-pub const LSP_GET_LOGON_INFO: &str = "adtLs/destinations/getLogonInfo";
+pub(crate) const LSP_STOP_LOGON: &str = "adtLs/destinations/stopLogon";
+pub(crate) const LSP_INITIALIZE_SERVICE: &str = "adtLs/destinations/initializeService";
+pub(crate) const LSP_CREATE_DESTINATION: &str = "adtLs/destinations/create";
+pub(crate) const LSP_ENSURE_LOGGED_ON: &str = "adtLs/destinations/ensureLoggedOn";
+pub(crate) const LSP_GET_LOGON_INFO: &str = "adtLs/destinations/getLogonInfo";
 
 /// Client and language when the caller gives none.
-pub const DEFAULT_CLIENT: &str = "001";
-pub const DEFAULT_LANGUAGE: &str = "EN";
+pub(crate) const DEFAULT_CLIENT: &str = "001";
+pub(crate) const DEFAULT_LANGUAGE: &str = "EN";
 
 /// What `create` needs. There is deliberately no password field.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct DestinationConfig {
+pub(crate) struct DestinationConfig {
     pub id: String,
     /// `https://...` (the local TLS proxy, or a backend with a trusted certificate).
     pub system_url: String,
@@ -39,7 +40,7 @@ pub struct DestinationConfig {
 
 /// The params of `initializeService`. An empty path would select the global
 /// `~/.adtls/destinations.json` shared with the user's IDEs, so it is refused.
-pub fn initialize_service_params(store_path: &str) -> Result<Value> {
+pub(crate) fn initialize_service_params(store_path: &str) -> Result<Value> {
     if store_path.is_empty() {
         return Err(Error::coded(
             codes::INVALID_ARG,
@@ -55,7 +56,7 @@ pub fn initialize_service_params(store_path: &str) -> Result<Value> {
 }
 
 /// The params of `create`, keys in the reference's order.
-pub fn create_destination_params(cfg: &DestinationConfig) -> Value {
+pub(crate) fn create_destination_params(cfg: &DestinationConfig) -> Value {
     let mut properties = Map::new();
     properties.insert("systemUrl".into(), json!(cfg.system_url));
     properties.insert("authenticationKind".into(), json!("reentranceTicket"));
@@ -70,20 +71,23 @@ pub fn create_destination_params(cfg: &DestinationConfig) -> Value {
 }
 
 /// `adtLs/destinations/initializeService {destinationsStorePath, workspaceFolderUris:[], fileUris:[]}`.
-pub async fn initialize_service(lsp: &dyn LspRequester, store_path: &str) -> Result<Value> {
+pub(crate) async fn initialize_service(lsp: &dyn LspRequester, store_path: &str) -> Result<Value> {
     let params = initialize_service_params(store_path)?;
     lsp.send_request(LSP_INITIALIZE_SERVICE, Some(params)).await
 }
 
 /// `adtLs/destinations/create`; adt-ls answers with the id.
-pub async fn create_destination(lsp: &dyn LspRequester, cfg: &DestinationConfig) -> Result<Value> {
+pub(crate) async fn create_destination(
+    lsp: &dyn LspRequester,
+    cfg: &DestinationConfig,
+) -> Result<Value> {
     lsp.send_request(LSP_CREATE_DESTINATION, Some(create_destination_params(cfg)))
         .await
 }
 
 /// `adtLs/destinations/ensureLoggedOn` with the bare id (`["<id>"]` on the wire). adt-ls
 /// answers only when the logon has finished, so the wait is bounded by `timeout`.
-pub async fn ensure_logged_on(
+pub(crate) async fn ensure_logged_on(
     lsp: &dyn LspRequester,
     destination_id: &str,
     timeout: Duration,
@@ -106,14 +110,14 @@ pub async fn ensure_logged_on(
 }
 
 /// `adtLs/destinations/getLogonInfo` with the bare id.
-pub async fn get_logon_info(lsp: &dyn LspRequester, destination_id: &str) -> Result<Value> {
+pub(crate) async fn get_logon_info(lsp: &dyn LspRequester, destination_id: &str) -> Result<Value> {
     lsp.send_request(LSP_GET_LOGON_INFO, Some(json!(destination_id)))
         .await
 }
 
 /// The result of `ensureLoggedOn` / `getLogonInfo`.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct LogonInfo {
+pub(crate) struct LogonInfo {
     pub destination_id: String,
     pub user: Option<String>,
     /// `connected`, `disconnected`, `pending`, or whatever else adt-ls reports.
@@ -124,7 +128,7 @@ pub struct LogonInfo {
 impl LogonInfo {
     /// Read a result; `None` unless it is an object with string `destinationId` and
     /// `logonState`.
-    pub fn parse(value: &Value) -> Option<LogonInfo> {
+    pub(crate) fn parse(value: &Value) -> Option<LogonInfo> {
         let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
         Some(LogonInfo {
             destination_id: text("destinationId")?,
@@ -134,12 +138,13 @@ impl LogonInfo {
         })
     }
 
-    pub fn is_connected(&self) -> bool {
+    pub(crate) fn is_connected(&self) -> bool {
         self.logon_state == "connected"
     }
 
+    #[cfg(test)]
     /// Back to the wire shape (absent optional fields omitted).
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut map = Map::new();
         map.insert("destinationId".into(), json!(self.destination_id));
         if let Some(user) = &self.user {

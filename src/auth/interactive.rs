@@ -19,13 +19,13 @@ use std::time::Duration;
 /// How long the handler waits for `openUrl` before it answers adt-ls anyway.
 pub(crate) const OPEN_URL_WAIT: Duration = Duration::from_secs(10);
 
-pub struct BrowserLogonHandler {
+pub(crate) struct BrowserLogonHandler {
     ui: Arc<dyn InteractiveUi>,
     wait: Duration,
 }
 
 impl BrowserLogonHandler {
-    pub fn new(ui: Arc<dyn InteractiveUi>) -> Self {
+    pub(crate) fn new(ui: Arc<dyn InteractiveUi>) -> Self {
         BrowserLogonHandler {
             ui,
             wait: OPEN_URL_WAIT,

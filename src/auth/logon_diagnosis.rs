@@ -8,13 +8,13 @@ use reqwest::Url;
 
 /// A diagnosis: the text replacing the mechanism and the URL it concerns.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Diagnosis {
+pub(crate) struct Diagnosis {
     pub text: String,
     pub url: Option<String>,
 }
 
 /// The diagnosis of a reentrance failure's `mechanism` text, if it is a known one.
-pub fn diagnose(mechanism: &str, status: Option<u16>) -> Option<Diagnosis> {
+pub(crate) fn diagnose(mechanism: &str, status: Option<u16>) -> Option<Diagnosis> {
     let url = first_url(mechanism);
     let shown = url.as_ref().map(shown_url);
     let at = shown.as_deref().unwrap_or("the SAP system");
@@ -68,7 +68,7 @@ pub fn diagnose(mechanism: &str, status: Option<u16>) -> Option<Diagnosis> {
 }
 
 /// A hint for a Java (adt-ls) trust failure (`PKIX path building failed`), else `None`.
-pub fn java_trust_hint(message: &str) -> Option<&'static str> {
+pub(crate) fn java_trust_hint(message: &str) -> Option<&'static str> {
     message.contains("PKIX").then_some(
         "The SAP system's certificate is not trusted by adt-ls's Java runtime: set connection.selfSigned: true for a self-signed development system, or add the issuing CA's PEM file to connection.extraCaCerts.",
     )

@@ -20,12 +20,12 @@ const REENTRANCE_PREFIXES: &[&str] = &[
 /// Give a failed logon its code: TLS trust (`ERR_TLS_CERT_UNTRUSTED`), other TLS (`ERR_TLS`),
 /// refused by the system (`ERR_LOGON_FAILED`, with `httpStatus`), anything else
 /// (`ERR_LOGON_ERROR`). An existing code (for example `ETIMEDOUT`) is kept.
-pub fn classify(e: Error) -> Error {
+pub(crate) fn classify(e: Error) -> Error {
     classify_or(e, codes::LOGON_ERROR)
 }
 
 /// As [`classify`], with `fallback` for a failure that is neither TLS nor an HTTP refusal.
-pub fn classify_or(e: Error, fallback: &str) -> Error {
+pub(crate) fn classify_or(e: Error, fallback: &str) -> Error {
     let status = http_status(&e.message);
     let code = if is_untrusted_cert(&e.message) {
         codes::TLS_CERT

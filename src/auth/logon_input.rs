@@ -22,12 +22,12 @@ use tokio::net::TcpStream;
 const SOCKET_TIMEOUT: Duration = Duration::from_secs(10);
 const DEFAULT_LABEL: &str = "Enter value";
 
-pub struct LogonInputHandler {
+pub(crate) struct LogonInputHandler {
     ui: Arc<dyn InteractiveUi>,
 }
 
 impl LogonInputHandler {
-    pub fn new(ui: Arc<dyn InteractiveUi>) -> Self {
+    pub(crate) fn new(ui: Arc<dyn InteractiveUi>) -> Self {
         LogonInputHandler { ui }
     }
 }
@@ -94,7 +94,7 @@ fn truthy(value: &Value) -> bool {
 }
 
 /// The reply to one `requestLogonInput` (`Value::Null` = cancelled / nothing asked).
-pub async fn answer_logon_input(ui: &dyn InteractiveUi, params: &Value) -> Result<Value> {
+pub(crate) async fn answer_logon_input(ui: &dyn InteractiveUi, params: &Value) -> Result<Value> {
     let items = params
         .get("params")
         .and_then(Value::as_array)

@@ -10,7 +10,7 @@ use crate::kernel::error::{codes, Error, Result};
 use reqwest::Url;
 
 /// Check `target` against `allowed`; see the module documentation.
-pub fn check_credential_origin(target: &Url, allowed: &[Url]) -> Result<()> {
+pub(crate) fn check_credential_origin(target: &Url, allowed: &[Url]) -> Result<()> {
     if allowed.is_empty() {
         return Ok(());
     }
@@ -41,7 +41,7 @@ pub fn check_credential_origin(target: &Url, allowed: &[Url]) -> Result<()> {
 }
 
 /// `scheme://host:port` (no path, query or userinfo: safe to show).
-pub fn origin_of(url: &Url) -> String {
+pub(crate) fn origin_of(url: &Url) -> String {
     let host = url.host_str().unwrap_or("");
     let host = if host.contains(':') && !host.starts_with('[') {
         format!("[{host}]")

@@ -13,7 +13,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// `url` with the system's origin when it names one of our running proxies.
-pub fn for_browser(url: String) -> String {
+pub(crate) fn for_browser(url: String) -> String {
     reqwest::Url::parse(&url)
         .ok()
         .and_then(|parsed| system_url_for(&parsed))
@@ -22,7 +22,7 @@ pub fn for_browser(url: String) -> String {
 
 /// Every string in `value` that is a URL naming one of our proxies, rewritten by
 /// [`for_browser`].
-pub fn rewrite_proxy_urls(value: Value) -> Value {
+pub(crate) fn rewrite_proxy_urls(value: Value) -> Value {
     match value {
         Value::String(s) if s.starts_with("https://") => Value::String(for_browser(s)),
         Value::Array(items) => Value::Array(items.into_iter().map(rewrite_proxy_urls).collect()),
@@ -37,7 +37,7 @@ pub fn rewrite_proxy_urls(value: Value) -> Value {
 
 /// A user's handler for `method`; a `requestBrowserBasedLogon` handler sees proxy URLs
 /// rewritten to the system's origin.
-pub fn user_request_handler(
+pub(crate) fn user_request_handler(
     method: &str,
     handler: Arc<dyn ServerRequestHandler>,
 ) -> Arc<dyn ServerRequestHandler> {

@@ -6,9 +6,7 @@
 //! and tickets are registered for redaction and never appear in errors.
 
 use super::origin::check_credential_origin;
-use super::reentrance_http::{
-    get, reentrance_client, without_query, GetOutcome, REENTRANCE_REQUEST_TIMEOUT,
-};
+use super::reentrance_http::{get, reentrance_client, without_query, GetOutcome};
 use super::strategy::LogonContext;
 use crate::kernel::error::{Error, Result};
 use crate::kernel::redact;
@@ -19,14 +17,14 @@ use std::time::Duration;
 /// The credential sent with the ticket request. `None` where a credential is optional means
 /// the client-certificate case: the TLS proxy authenticates, no header is sent.
 #[derive(Clone, PartialEq)]
-pub enum Credentials {
+pub(crate) enum Credentials {
     Basic { user: String, password: String },
     Bearer(String),
 }
 
 impl Credentials {
     /// The `Authorization` header value.
-    pub fn authorization(&self) -> String {
+    pub(crate) fn authorization(&self) -> String {
         match self {
             Credentials::Basic { user, password } => {
                 let pair = format!("{user}:{password}");
@@ -40,7 +38,7 @@ impl Credentials {
     }
 
     /// Mask the secret (and its header form) wherever it might appear later.
-    pub fn register_secrets(&self) {
+    pub(crate) fn register_secrets(&self) {
         match self {
             Credentials::Basic { password, .. } => redact::register(password),
             Credentials::Bearer(token) => redact::register(token),
@@ -58,17 +56,24 @@ impl std::fmt::Debug for Credentials {
     }
 }
 
+#[cfg(test)]
 /// Run the flow once, each GET bounded by [`REENTRANCE_REQUEST_TIMEOUT`].
-pub async fn perform_reentrance_logon(
+pub(crate) async fn perform_reentrance_logon(
     logon_url: &str,
     creds: Option<Credentials>,
     ctx: &LogonContext,
 ) -> Result<()> {
-    perform_reentrance_logon_within(logon_url, creds, ctx, REENTRANCE_REQUEST_TIMEOUT).await
+    perform_reentrance_logon_within(
+        logon_url,
+        creds,
+        ctx,
+        super::reentrance_http::REENTRANCE_REQUEST_TIMEOUT,
+    )
+    .await
 }
 
 /// [`perform_reentrance_logon`] with an explicit bound per GET.
-pub async fn perform_reentrance_logon_within(
+pub(crate) async fn perform_reentrance_logon_within(
     logon_url: &str,
     creds: Option<Credentials>,
     ctx: &LogonContext,

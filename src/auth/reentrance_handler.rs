@@ -30,7 +30,7 @@ enum Auth {
 }
 
 #[derive(Clone)]
-pub struct ReentranceHandler {
+pub(crate) struct ReentranceHandler {
     auth: Auth,
     ctx: LogonContext,
     timeout: Duration,
@@ -38,7 +38,11 @@ pub struct ReentranceHandler {
 
 impl ReentranceHandler {
     /// Basic credentials (the password is registered for redaction).
-    pub fn basic(user: impl Into<String>, password: impl Into<String>, ctx: LogonContext) -> Self {
+    pub(crate) fn basic(
+        user: impl Into<String>,
+        password: impl Into<String>,
+        ctx: LogonContext,
+    ) -> Self {
         let password = password.into();
         redact::register(&password);
         Self::with_auth(
@@ -51,7 +55,7 @@ impl ReentranceHandler {
     }
 
     /// A bearer token or a provider asked at every logon.
-    pub fn bearer(token: TokenSource, ctx: LogonContext) -> Self {
+    pub(crate) fn bearer(token: TokenSource, ctx: LogonContext) -> Self {
         if let TokenSource::Value(value) = &token {
             redact::register(value);
         }
@@ -59,7 +63,7 @@ impl ReentranceHandler {
     }
 
     /// No credentials (client certificate via the TLS proxy).
-    pub fn without_credentials(ctx: LogonContext) -> Self {
+    pub(crate) fn without_credentials(ctx: LogonContext) -> Self {
         Self::with_auth(Auth::None, ctx)
     }
 
@@ -71,8 +75,9 @@ impl ReentranceHandler {
         }
     }
 
+    #[cfg(test)]
     /// Bound each GET of the background flow by `timeout` instead of the default 30 s.
-    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+    pub(crate) fn with_request_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }

@@ -12,10 +12,10 @@ use reqwest::{Client, Url};
 use std::time::Duration;
 
 /// Bound on each GET of the flow, body included.
-pub const REENTRANCE_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const REENTRANCE_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What a GET returned.
-pub struct GetOutcome {
+pub(super) struct GetOutcome {
     pub status: u16,
     pub location: Option<String>,
 }
@@ -23,7 +23,11 @@ pub struct GetOutcome {
 /// The client for one logon whose ticket request goes to `target`. When `target` is our own
 /// TLS proxy, the client presents adt-ls's per-run identity, which the proxy requires
 /// (docs/decisions.md#d6).
-pub fn reentrance_client(ctx: &LogonContext, timeout: Duration, target: &Url) -> Result<Client> {
+pub(super) fn reentrance_client(
+    ctx: &LogonContext,
+    timeout: Duration,
+    target: &Url,
+) -> Result<Client> {
     if rustls::crypto::CryptoProvider::get_default().is_none() {
         // reqwest asks for the process default; losing an install race is fine.
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -41,7 +45,7 @@ pub fn reentrance_client(ctx: &LogonContext, timeout: Duration, target: &Url) ->
 
 /// GET `url` (with an optional `Authorization` value), drain the body, and return the
 /// status and `Location`. `what` names the request in errors.
-pub async fn get(
+pub(super) async fn get(
     client: &Client,
     url: &Url,
     authorization: Option<&str>,
@@ -79,7 +83,7 @@ pub async fn get(
 }
 
 /// `scheme://host:port/path` of a URL: safe to show, the query may hold a ticket.
-pub fn without_query(url: &Url) -> String {
+pub(super) fn without_query(url: &Url) -> String {
     let mut shown = url.clone();
     shown.set_query(None);
     shown.set_fragment(None);

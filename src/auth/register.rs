@@ -15,11 +15,11 @@ use crate::kernel::error::Result;
 use std::sync::Arc;
 
 /// One handler for one server->client request method.
-pub type MethodHandler = (&'static str, Arc<dyn ServerRequestHandler>);
+pub(crate) type MethodHandler = (&'static str, Arc<dyn ServerRequestHandler>);
 
 impl Strategy {
     /// Register this strategy's logon handlers on `driver`.
-    pub async fn register(&self, driver: &Driver, ctx: &LogonContext) -> Result<()> {
+    pub(crate) async fn register(&self, driver: &Driver, ctx: &LogonContext) -> Result<()> {
         if let Logon::Custom(registrar) = &self.logon {
             return registrar.register(driver, ctx).await;
         }
@@ -30,7 +30,7 @@ impl Strategy {
     }
 
     /// The handlers a built-in strategy installs (none for `custom`).
-    pub fn builtin_handlers(&self, ctx: &LogonContext) -> Vec<MethodHandler> {
+    pub(crate) fn builtin_handlers(&self, ctx: &LogonContext) -> Vec<MethodHandler> {
         let reentrance = |handler: ReentranceHandler| -> Vec<MethodHandler> {
             vec![(LSP_REQUEST_BROWSER_LOGON, Arc::new(handler))]
         };

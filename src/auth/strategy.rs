@@ -9,7 +9,7 @@ use crate::kernel::future::BoxFuture;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Basic,
     Bearer,
     Interactive,
@@ -18,7 +18,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Kind::Basic => "basic",
             Kind::Bearer => "bearer",
@@ -30,29 +30,29 @@ impl Kind {
 }
 
 /// PEM client certificate and key, as given (string or Buffer); the TLS proxy presents them.
-pub use crate::tls::ClientCertPem;
+pub(crate) use crate::tls::ClientCertPem;
 
 /// A bearer token: a value, or a provider called at every logon.
 #[derive(Clone)]
-pub enum TokenSource {
+pub(crate) enum TokenSource {
     Value(String),
     Provider(Arc<dyn TokenProvider>),
 }
 
-pub trait TokenProvider: Send + Sync {
+pub(crate) trait TokenProvider: Send + Sync {
     fn token(&self) -> BoxFuture<Result<String>>;
 }
 
 /// One field adt-ls asks for in `requestLogonInput`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PromptField {
+pub(crate) struct PromptField {
     pub key: String,
     pub label: String,
     pub sensitive: bool,
 }
 
 /// The user's side of `interactive`: open a logon URL, and (optionally) prompt for a field.
-pub trait InteractiveUi: Send + Sync {
+pub(crate) trait InteractiveUi: Send + Sync {
     fn open_url(&self, url: String) -> BoxFuture<Result<()>>;
     /// `None` when no `promptField` callback was given.
     fn prompt_field(&self, field: PromptField) -> Option<BoxFuture<Result<Option<String>>>>;
@@ -61,17 +61,17 @@ pub trait InteractiveUi: Send + Sync {
 
 /// A user-supplied `register(driver, ctx)` (the `custom` strategy, or any JS object that
 /// looks like a strategy).
-pub trait Registrar: Send + Sync {
+pub(crate) trait Registrar: Send + Sync {
     fn register(&self, driver: &Driver, ctx: &LogonContext) -> BoxFuture<Result<()>>;
 }
 
 /// Told about a background logon failure (the headless ticket flow), so a waiting
 /// `ensureLoggedOn` can end at once with the real cause instead of timing out.
-pub type FailureListener = Arc<dyn Fn(crate::kernel::error::Error) + Send + Sync>;
+pub(crate) type FailureListener = Arc<dyn Fn(crate::kernel::error::Error) + Send + Sync>;
 
 /// What a strategy needs to know when it registers its handlers.
 #[derive(Clone, Default)]
-pub struct LogonContext {
+pub(crate) struct LogonContext {
     /// `connection.selfSigned`: the reentrance GET may skip certificate verification.
     pub insecure: bool,
     /// `extraCaCerts` contents, trusted by the reentrance GET (docs/decisions.md#d5-8).
@@ -86,7 +86,7 @@ pub struct LogonContext {
 }
 
 #[derive(Clone)]
-pub enum Logon {
+pub(crate) enum Logon {
     Basic { password: String },
     Bearer { token: TokenSource },
     ClientCert,
@@ -96,7 +96,7 @@ pub enum Logon {
 
 /// A logon strategy.
 #[derive(Clone)]
-pub struct Strategy {
+pub(crate) struct Strategy {
     pub kind: Kind,
     pub user: Option<String>,
     pub client_cert: Option<ClientCertPem>,
@@ -104,7 +104,7 @@ pub struct Strategy {
 }
 
 impl Strategy {
-    pub fn client_cert(&self) -> Option<&ClientCertPem> {
+    pub(crate) fn client_cert(&self) -> Option<&ClientCertPem> {
         self.client_cert.as_ref()
     }
 }

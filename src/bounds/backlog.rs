@@ -18,7 +18,7 @@ use tokio::sync::Notify;
 
 /// How much a reader lets wait before it stops reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Messages not yet done with.
     pub items: usize,
     /// Their size on the wire, in bytes.
@@ -27,7 +27,7 @@ pub struct Limits {
 
 /// The limits of every LSP connection and MCP stream: 4096 messages or 4 MiB. A single
 /// message larger than that is still read (and reading then pauses until it is delivered).
-pub const DEFAULT_LIMITS: Limits = Limits {
+pub(crate) const DEFAULT_LIMITS: Limits = Limits {
     items: 4096,
     bytes: 4 * 1024 * 1024,
 };
@@ -35,7 +35,7 @@ pub const DEFAULT_LIMITS: Limits = Limits {
 type Wake = Box<dyn FnOnce() + Send>;
 
 /// What one reader's messages leave waiting.
-pub struct Backlog {
+pub(crate) struct Backlog {
     items: AtomicUsize,
     bytes: AtomicUsize,
     limits: Limits,
@@ -46,7 +46,7 @@ pub struct Backlog {
 }
 
 impl Backlog {
-    pub fn new(limits: Limits) -> Arc<Backlog> {
+    pub(crate) fn new(limits: Limits) -> Arc<Backlog> {
         Arc::new(Backlog {
             items: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
@@ -58,7 +58,7 @@ impl Backlog {
     }
 
     /// Charge one message of `bytes` bytes; released when the charge is dropped.
-    pub fn charge(self: &Arc<Self>, bytes: usize) -> Charge {
+    pub(crate) fn charge(self: &Arc<Self>, bytes: usize) -> Charge {
         self.items.fetch_add(1, Ordering::SeqCst);
         self.bytes.fetch_add(bytes, Ordering::SeqCst);
         Charge {
@@ -68,13 +68,13 @@ impl Backlog {
     }
 
     /// True while the backlog is under both limits: the reader may read.
-    pub fn has_room(&self) -> bool {
+    pub(crate) fn has_room(&self) -> bool {
         self.items.load(Ordering::SeqCst) < self.limits.items
             && self.bytes.load(Ordering::SeqCst) < self.limits.bytes
     }
 
     /// Messages and bytes waiting now.
-    pub fn load(&self) -> (usize, usize) {
+    pub(crate) fn load(&self) -> (usize, usize) {
         (
             self.items.load(Ordering::SeqCst),
             self.bytes.load(Ordering::SeqCst),
@@ -87,7 +87,7 @@ impl Backlog {
     }
 
     /// Resolves once there is room (at once when there is).
-    pub async fn room(&self) {
+    pub(crate) async fn room(&self) {
         loop {
             if self.has_room() {
                 return;
@@ -104,7 +104,7 @@ impl Backlog {
     }
 
     /// Call `wake` once there is room (now, on this thread, when there is).
-    pub fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
+    pub(crate) fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
         lock(&self.wakers).push(wake);
         self.waiting.store(true, Ordering::SeqCst);
         if self.has_room() {
@@ -138,7 +138,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// One message's share of a [`Backlog`], released when dropped.
-pub struct Charge {
+pub(crate) struct Charge {
     backlog: Arc<Backlog>,
     bytes: usize,
 }
@@ -155,7 +155,7 @@ thread_local! {
 
 /// Run `dispatch` with `charge` as the ambient charge of this thread; released at the end
 /// unless something [`take`]s it.
-pub fn dispatching<R>(charge: Charge, dispatch: impl FnOnce() -> R) -> R {
+pub(crate) fn dispatching<R>(charge: Charge, dispatch: impl FnOnce() -> R) -> R {
     let outer = CURRENT.with(|slot| slot.replace(Some(charge)));
     let out = dispatch();
     let unclaimed = CURRENT.with(|slot| slot.replace(outer));
@@ -165,7 +165,7 @@ pub fn dispatching<R>(charge: Charge, dispatch: impl FnOnce() -> R) -> R {
 
 /// The ambient charge, for a queue that keeps what the message being dispatched produced
 /// (the first taker gets it; `None` outside a dispatch).
-pub fn take() -> Option<Charge> {
+pub(crate) fn take() -> Option<Charge> {
     CURRENT.with(Cell::take)
 }
 

@@ -2,5 +2,5 @@
 //! takes until it is done with, and the JSON nesting depth checked before any peer message
 //! is parsed.
 
-pub mod backlog;
+pub(crate) mod backlog;
 pub mod json_depth;

@@ -6,15 +6,15 @@ use crate::kernel::arg_error::{type_error, Received};
 use crate::kernel::error::{codes, Error, Result};
 use serde_json::{Map, Value};
 
-pub type Args = Vec<Option<Value>>;
+pub(crate) type Args = Vec<Option<Value>>;
 
 /// Argument `i` (None when absent or undefined).
-pub fn arg(args: &Args, i: usize) -> Option<&Value> {
+pub(super) fn arg(args: &Args, i: usize) -> Option<&Value> {
     args.get(i).and_then(Option::as_ref)
 }
 
 /// A required string argument.
-pub fn string(args: &Args, i: usize, name: &str) -> Result<String> {
+pub(super) fn string(args: &Args, i: usize, name: &str) -> Result<String> {
     match arg(args, i) {
         Some(Value::String(s)) => Ok(s.clone()),
         other => Err(type_error(name, "a string", &Received::of_json(other))),
@@ -22,7 +22,7 @@ pub fn string(args: &Args, i: usize, name: &str) -> Result<String> {
 }
 
 /// An optional string argument (absent or null -> `None`).
-pub fn opt_string(args: &Args, i: usize, name: &str) -> Result<Option<String>> {
+pub(super) fn opt_string(args: &Args, i: usize, name: &str) -> Result<Option<String>> {
     match arg(args, i) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -31,7 +31,7 @@ pub fn opt_string(args: &Args, i: usize, name: &str) -> Result<Option<String>> {
 }
 
 /// An optional object argument (absent or null -> empty object).
-pub fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
+pub(super) fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
     match arg(args, i) {
         None | Some(Value::Null) => Ok(Map::new()),
         Some(Value::Object(m)) => Ok(m.clone()),
@@ -41,14 +41,14 @@ pub fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
 
 /// An optional options object (as [`object`], named `opts`) whose keys are checked against
 /// `known`: an unknown key is logged as a warning with the closest known one.
-pub fn options(args: &Args, i: usize, known: &[&str]) -> Result<Map<String, Value>> {
+pub(super) fn options(args: &Args, i: usize, known: &[&str]) -> Result<Map<String, Value>> {
     let map = object(args, i, "opts")?;
     crate::options::keys::warn_unknown_keys("opts", map.keys().map(String::as_str), known);
     Ok(map)
 }
 
 /// A required object argument (absent, null or another type: a type error).
-pub fn required_object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
+pub(super) fn required_object(args: &Args, i: usize, name: &str) -> Result<Map<String, Value>> {
     match arg(args, i) {
         Some(Value::Object(m)) => Ok(m.clone()),
         other => Err(type_error(name, "an object", &Received::of_json(other))),
@@ -56,7 +56,7 @@ pub fn required_object(args: &Args, i: usize, name: &str) -> Result<Map<String, 
 }
 
 /// `ERR_INVALID_ARG`: an argument the method cannot use (the message says why).
-pub fn invalid(message: String) -> Error {
+pub(super) fn invalid(message: String) -> Error {
     Error::coded(codes::INVALID_ARG, message)
 }
 

@@ -18,14 +18,14 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
-pub const KEEP_ALIVE_INTERVAL: Duration = Duration::from_millis(180_000);
-pub const ACTIVITY_WINDOW: Duration = Duration::from_millis(900_000);
+pub(super) const KEEP_ALIVE_INTERVAL: Duration = Duration::from_millis(180_000);
+pub(super) const ACTIVITY_WINDOW: Duration = Duration::from_millis(900_000);
 const SESSION_DEAD: &str = "SAP session appears dead (liveness probe empty) — forcing re-logon";
 
 /// Background logon failures (the headless ticket flow), numbered so that a waiter only
 /// sees the ones that happen while it waits.
 #[derive(Clone)]
-pub struct LogonFailures {
+pub(crate) struct LogonFailures {
     tx: Arc<watch::Sender<(u64, Error)>>,
 }
 
@@ -39,7 +39,7 @@ impl Default for LogonFailures {
 
 impl LogonFailures {
     /// The listener strategies report to.
-    pub fn listener(&self) -> FailureListener {
+    pub(crate) fn listener(&self) -> FailureListener {
         let tx = self.tx.clone();
         Arc::new(move |error| {
             tx.send_modify(|(n, e)| {
@@ -50,7 +50,10 @@ impl LogonFailures {
     }
 
     /// Run `fut`; `Err(reason)` if a logon failure is reported before it finishes.
-    pub async fn race<T>(&self, fut: impl Future<Output = T>) -> std::result::Result<T, Error> {
+    pub(crate) async fn race<T>(
+        &self,
+        fut: impl Future<Output = T>,
+    ) -> std::result::Result<T, Error> {
         let mut rx = self.tx.subscribe();
         tokio::select! {
             out = fut => Ok(out),
@@ -64,14 +67,14 @@ impl LogonFailures {
 
 /// What TLS preparation produced.
 #[derive(Default)]
-pub struct PreparedTls {
+pub(super) struct PreparedTls {
     pub java_tool_options: Option<String>,
     pub proxy: Option<ProxyHandle>,
     pub extra_ca_pems: Vec<Vec<u8>>,
 }
 
 /// The truststore (selfSigned and/or extraCaCerts) and, with selfSigned, the reverse proxy.
-pub async fn prepare_tls(
+pub(super) async fn prepare_tls(
     opts: &ClientOptions,
     conn: &ConnectionOptions,
     bin: &Path,
@@ -104,7 +107,7 @@ pub async fn prepare_tls(
 
 /// Register the strategy, create the destination and log on; fails with the reference's text
 /// when the state does not reach `connected`.
-pub async fn logon(
+pub(super) async fn logon(
     opts: &ClientOptions,
     conn: &ConnectionOptions,
     dest: &str,
@@ -202,7 +205,7 @@ fn not_connected(dest: &str, info: &LogonInfo) -> Error {
 }
 
 /// One re-logon: `ensureLoggedOn` then `setDestination`; `true` when connected afterwards.
-pub async fn relogon_once(client: &Client, dest: &str) -> bool {
+pub(super) async fn relogon_once(client: &Client, dest: &str) -> bool {
     let inner = client.inner();
     let attempt = destinations::ensure_logged_on(&inner.driver, dest, inner.opts.logon_timeout);
     let ok = match inner.logon_failures.race(attempt).await {
@@ -218,7 +221,7 @@ pub async fn relogon_once(client: &Client, dest: &str) -> bool {
 }
 
 /// The liveness probe on the raw driver (not activity, no retry): live iff it finds something.
-pub async fn probe_live(client: &Client) -> bool {
+pub(super) async fn probe_live(client: &Client) -> bool {
     let inner = client.inner();
     let Some(dest) = inner.destination.clone() else {
         return false;
@@ -242,7 +245,7 @@ pub async fn probe_live(client: &Client) -> bool {
 }
 
 /// `true` when `result.references` is a non-empty array.
-pub fn has_references(result: &Value) -> bool {
+pub(super) fn has_references(result: &Value) -> bool {
     result
         .get("references")
         .and_then(Value::as_array)
@@ -250,7 +253,7 @@ pub fn has_references(result: &Value) -> bool {
 }
 
 /// If the probe finds the session dead, re-logon; `true` when that revived it.
-pub async fn revive_if_dead(client: &Client) -> bool {
+pub(super) async fn revive_if_dead(client: &Client) -> bool {
     if probe_live(client).await {
         return false;
     }
@@ -261,7 +264,7 @@ pub async fn revive_if_dead(client: &Client) -> bool {
 }
 
 /// The warm-up probe and, unless disabled, the keep-alive loop.
-pub async fn warm_up(client: &Client) {
+pub(super) async fn warm_up(client: &Client) {
     probe_live(client).await;
     if !client.inner().opts.keep_alive {
         return;

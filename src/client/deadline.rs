@@ -12,7 +12,7 @@ use std::time::Duration;
 const MAX_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
 
 /// `timeoutMs` as a wait: negative or NaN is immediate, huge is capped.
-pub fn wait_for(ms: f64) -> Duration {
+pub(super) fn wait_for(ms: f64) -> Duration {
     if ms.is_nan() || ms <= 0.0 {
         return Duration::ZERO;
     }
@@ -23,13 +23,13 @@ pub fn wait_for(ms: f64) -> Duration {
 
 /// A request bound that outlives the race by a little, so the race decides (with the
 /// reference's text) even when it is longer than the driver's default request timeout.
-pub fn outlive(ms: f64) -> Duration {
+pub(super) fn outlive(ms: f64) -> Duration {
     wait_for(ms) + Duration::from_secs(1)
 }
 
 /// Race `request` against `ms`; on expiry reject with `<label> timed out after <ms>ms — <hint>`
 /// (code `ETIMEDOUT`).
-pub async fn race<T>(
+pub(super) async fn race<T>(
     request: impl Future<Output = Result<T>>,
     ms: f64,
     label: &str,

@@ -9,7 +9,7 @@ use crate::kernel::future::BoxFuture;
 use serde_json::Value;
 
 /// Start `method`; the second value is true for the methods that resolve `undefined`.
-pub fn call(client: &Client, method: &str, args: Args) -> (BoxFuture<Result<Value>>, bool) {
+pub(super) fn call(client: &Client, method: &str, args: Args) -> (BoxFuture<Result<Value>>, bool) {
     match registry::find(method) {
         Some(m) => ((m.run)(client, args), m.spec.is_void()),
         None => (unknown(method), false),

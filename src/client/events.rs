@@ -7,11 +7,11 @@ use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 
 /// The event names, in the order the docs list them.
-pub const EVENT_NAMES: [&str; 4] = ["logonState", "health", "relogon", "exit"];
+pub(crate) const EVENT_NAMES: [&str; 4] = ["logonState", "health", "relogon", "exit"];
 
 /// `connected` / `backendLive` as `health()` reports them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HealthFlags {
+pub(crate) struct HealthFlags {
     pub connected: bool,
     pub backend_live: bool,
 }
@@ -24,7 +24,7 @@ impl HealthFlags {
 
 /// What triggered a re-logon.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RelogonReason {
+pub(crate) enum RelogonReason {
     /// A call failed because the SAP session was logged off.
     Call,
     /// The keep-alive probe found the session dead.
@@ -45,7 +45,7 @@ impl RelogonReason {
 
 /// One event of the client.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ClientEvent {
+pub(crate) enum ClientEvent {
     /// adt-ls's `adtLs/destinations/logonStateChanged` notification.
     LogonState {
         destination_id: String,
@@ -72,7 +72,7 @@ pub enum ClientEvent {
 
 impl ClientEvent {
     /// The event's name (one of [`EVENT_NAMES`]).
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             ClientEvent::LogonState { .. } => "logonState",
             ClientEvent::Health { .. } => "health",
@@ -82,7 +82,7 @@ impl ClientEvent {
     }
 
     /// The payload handed to listeners.
-    pub fn payload(&self) -> Value {
+    pub(crate) fn payload(&self) -> Value {
         match self {
             ClientEvent::LogonState {
                 destination_id,
@@ -117,7 +117,7 @@ impl ClientEvent {
 
     /// The event for a `logonStateChanged` notification's params; `None` when they lack
     /// the destination or the state.
-    pub fn from_logon_notification(params: Option<&Value>) -> Option<ClientEvent> {
+    pub(crate) fn from_logon_notification(params: Option<&Value>) -> Option<ClientEvent> {
         let p = params?;
         let text = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_string);
         Some(ClientEvent::LogonState {
@@ -129,7 +129,7 @@ impl ClientEvent {
 }
 
 /// Receives events; `None` once the client is done (after the final `exit`).
-pub type EventSink = Arc<dyn Fn(Option<&ClientEvent>) + Send + Sync>;
+pub(crate) type EventSink = Arc<dyn Fn(Option<&ClientEvent>) + Send + Sync>;
 
 #[derive(Default)]
 struct BusState {
@@ -140,13 +140,13 @@ struct BusState {
 
 /// Hands events to the sink set by the JS layer. Clones share it.
 #[derive(Clone, Default)]
-pub struct EventBus {
+pub(crate) struct EventBus {
     state: Arc<Mutex<BusState>>,
 }
 
 impl EventBus {
     /// Send every later event to `sink` (replaces an earlier one).
-    pub fn set_sink(&self, sink: EventSink) {
+    pub(crate) fn set_sink(&self, sink: EventSink) {
         self.lock().sink = Some(sink);
     }
 
@@ -155,7 +155,7 @@ impl EventBus {
     }
 
     /// Emit `event` unless the bus is closed (an `exit` passes once even then).
-    pub fn emit(&self, event: ClientEvent) {
+    pub(crate) fn emit(&self, event: ClientEvent) {
         let sink = {
             let mut state = self.lock();
             let is_exit = matches!(event, ClientEvent::Exit { .. });
@@ -175,13 +175,13 @@ impl EventBus {
     }
 
     /// No events but the final `exit` from now on (dispose has begun).
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.lock().closed = true;
     }
 
     /// Emit the final `exit` (unless one was emitted), tell the sink the client is done and
     /// drop it.
-    pub fn finish(&self, exit: ClientEvent) {
+    pub(crate) fn finish(&self, exit: ClientEvent) {
         self.close();
         self.emit(exit);
         let sink = self.lock().sink.take();

@@ -8,10 +8,10 @@ mod creation_form;
 mod tools;
 mod writes;
 
-pub use super::resolve::resolve_method as resolve_aff_uri;
-pub use creation_form::get_creation_form;
-pub use tools::{
+pub(super) use super::resolve::resolve_method as resolve_aff_uri;
+pub(super) use creation_form::get_creation_form;
+pub(super) use tools::{
     create, generate, get_generator_schema, get_object_type_details, list_creatable_objects,
     list_generators, run_unit_tests, validate,
 };
-pub use writes::{activate, delete, update};
+pub(super) use writes::{activate, delete, update};

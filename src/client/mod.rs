@@ -9,34 +9,35 @@ mod deadline;
 mod deferred;
 mod directory;
 mod dispatch;
-pub mod events;
+pub(crate) mod events;
 mod lifecycle;
 mod locate;
 mod navigation;
 mod ns_args;
 mod object_queue;
-pub mod options;
+pub(crate) mod options;
 mod quality;
 mod raw;
 mod ref_uri;
-pub mod registry;
+pub(crate) mod registry;
 mod repository;
 mod resolve;
 mod search_types;
 mod services;
 mod source;
 mod startup;
-pub mod state;
+pub(crate) mod state;
 mod tool_call;
 mod transport;
 mod versions;
 
-pub use transport::DiffPaging;
+pub(crate) use transport::DiffPaging;
 
-pub use args::Args;
-pub use navigation::{TokensReply, SEMANTIC_TOKENS_METHOD};
-pub use options::{ClientOptions, ConnectionOptions, Probe};
-pub use state::Health;
+pub(crate) use args::Args;
+#[cfg(not(test))] // the binding's, which `cargo test` does not build
+pub(crate) use navigation::{TokensReply, SEMANTIC_TOKENS_METHOD};
+pub(crate) use options::{ClientOptions, ConnectionOptions, Probe};
+pub(crate) use state::Health;
 
 use crate::driver::Driver;
 use crate::kernel::error::{Error, Result};
@@ -54,7 +55,7 @@ use tokio::sync::watch;
 
 /// A running client. Clones share it.
 #[derive(Clone)]
-pub struct Client {
+pub(crate) struct Client {
     inner: Arc<Inner>,
 }
 
@@ -86,7 +87,7 @@ pub(crate) struct Inner {
 
 impl Inner {
     /// Keep a background task (keep-alive, exit watcher) so that dispose aborts it.
-    pub fn keep_background(&self, task: tokio::task::JoinHandle<()>) {
+    pub(crate) fn keep_background(&self, task: tokio::task::JoinHandle<()>) {
         self.background
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -96,7 +97,7 @@ impl Inner {
 
 impl Client {
     /// `createAdtLs`.
-    pub async fn create(opts: ClientOptions) -> Result<Client> {
+    pub(crate) async fn create(opts: ClientOptions) -> Result<Client> {
         startup::create(opts).await
     }
 
@@ -122,7 +123,7 @@ impl Client {
     /// caller's JSON arguments. Synchronous work (the disposed check, the first send) happens
     /// before the future is returned, so calls keep their order.
     /// The result is `None` for the methods that resolve `undefined` (`Promise<void>`).
-    pub fn call(
+    pub(crate) fn call(
         &self,
         method: &str,
         args: Args,
@@ -151,7 +152,7 @@ impl Client {
     }
 
     /// `health()`: synchronous.
-    pub fn health(&self) -> Health {
+    pub(crate) fn health(&self) -> Health {
         let state = &self.inner.state;
         let connected = state.connected();
         let alive = !state.is_disposed();
@@ -201,7 +202,7 @@ impl Client {
     }
 
     /// Where the client's events go; the JS layer sets the sink.
-    pub fn events(&self) -> &events::EventBus {
+    pub(crate) fn events(&self) -> &events::EventBus {
         &self.inner.events
     }
 
@@ -321,7 +322,7 @@ impl Client {
     }
 
     /// Dispose: idempotent, best effort, in the reference's order.
-    pub async fn dispose(&self) {
+    pub(crate) async fn dispose(&self) {
         if !self.inner.state.mark_disposed() {
             return;
         }

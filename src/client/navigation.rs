@@ -20,15 +20,17 @@ use crate::kernel::future::BoxFuture;
 use queries::Priming;
 use serde_json::{Map, Value};
 
-pub use completion::completion;
-pub use format::format;
-pub use hierarchy::type_hierarchy;
-pub use queries::{check_syntax, document_symbols};
-pub use references::find_references;
-pub use tokens::{semantic_tokens, TokensReply, SEMANTIC_TOKENS_METHOD};
+pub(super) use completion::completion;
+pub(super) use format::format;
+pub(super) use hierarchy::type_hierarchy;
+pub(super) use queries::{check_syntax, document_symbols};
+pub(super) use references::find_references;
+pub(crate) use tokens::semantic_tokens;
+#[cfg(not(test))] // the binding's, which `cargo test` does not build
+pub(crate) use tokens::{TokensReply, SEMANTIC_TOKENS_METHOD};
 
 /// `goToDefinition(ref, locator)`: `textDocument/definition` at the locator.
-pub fn go_to_definition(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+pub(super) fn go_to_definition(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
     Box::pin(queries::at_locator(
         client,
         a,
@@ -38,7 +40,7 @@ pub fn go_to_definition(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
 }
 
 /// `goToDeclaration(ref, locator)`: `textDocument/declaration` at the locator.
-pub fn go_to_declaration(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+pub(super) fn go_to_declaration(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
     Box::pin(queries::at_locator(
         client,
         a,
@@ -48,7 +50,7 @@ pub fn go_to_declaration(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
 }
 
 /// `hover(ref, locator)`: `textDocument/hover` after priming the token cache.
-pub fn hover(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+pub(super) fn hover(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
     Box::pin(queries::at_locator(
         client,
         a,
@@ -58,7 +60,7 @@ pub fn hover(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
 }
 
 /// `documentHighlight(ref, locator)`: `textDocument/documentHighlight` after priming.
-pub fn document_highlight(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
+pub(super) fn document_highlight(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
     Box::pin(queries::at_locator(
         client,
         a,

@@ -7,22 +7,22 @@ use crate::kernel::error::Result;
 use serde_json::{Map, Value};
 
 /// `map[key]` unless it is absent or `null` (what `??` falls through on).
-pub fn given<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+pub(super) fn given<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     map.get(key).filter(|v| !v.is_null())
 }
 
 /// `map[key] ?? default`, the caller's value passed through as it is.
-pub fn or(map: &Map<String, Value>, key: &str, default: Value) -> Value {
+pub(super) fn or(map: &Map<String, Value>, key: &str, default: Value) -> Value {
     given(map, key).cloned().unwrap_or(default)
 }
 
 /// `map[key]` when it is a string (anything else counts as not given).
-pub fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+pub(super) fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     map.get(key).and_then(Value::as_str)
 }
 
 /// A number option (`None` when absent or null); any other type is a caller error.
-pub fn number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
+pub(super) fn number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
     match given(map, key) {
         None => Ok(None),
         Some(Value::Number(n)) => Ok(n.as_f64()),
@@ -37,7 +37,7 @@ pub fn number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
 /// A timeout option (`None` when absent or null): a finite positive number of milliseconds a
 /// timer can hold ([`crate::options::values::timeout_ms`], `ERR_OUT_OF_RANGE`), never "wait
 /// for ever" or "no time at all".
-pub fn timeout_number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
+pub(super) fn timeout_number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>> {
     match number(map, key)? {
         None => Ok(None),
         Some(ms) => {
@@ -47,14 +47,14 @@ pub fn timeout_number(map: &Map<String, Value>, key: &str) -> Result<Option<f64>
 }
 
 /// Copy `from[key]` into `to[key]` when the caller gave it (JSON drops `undefined`).
-pub fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, key: &str) {
+pub(super) fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, key: &str) {
     if let Some(v) = from.get(key) {
         to.insert(key.to_string(), v.clone());
     }
 }
 
 /// JavaScript truthiness.
-pub fn truthy(v: &Value) -> bool {
+pub(super) fn truthy(v: &Value) -> bool {
     match v {
         Value::Null => false,
         Value::Bool(b) => *b,
@@ -65,12 +65,12 @@ pub fn truthy(v: &Value) -> bool {
 }
 
 /// `Boolean(map[key])`.
-pub fn flag(map: &Map<String, Value>, key: &str) -> bool {
+pub(super) fn flag(map: &Map<String, Value>, key: &str) -> bool {
     map.get(key).is_some_and(truthy)
 }
 
 /// A number as a JS template literal prints it (`20000`, `0.5`).
-pub fn js_number_text(n: f64) -> String {
+pub(super) fn js_number_text(n: f64) -> String {
     if n.is_finite() && n.fract() == 0.0 && n.abs() < 1e21 {
         format!("{}", n as i64)
     } else {
@@ -79,7 +79,7 @@ pub fn js_number_text(n: f64) -> String {
 }
 
 /// A computed number as JSON: an integer when it is one (as JS would serialise it).
-pub fn js_number(n: f64) -> Value {
+pub(super) fn js_number(n: f64) -> Value {
     if n.is_finite() && n.fract() == 0.0 && n.abs() < 9.0e15 {
         Value::from(n as i64)
     } else {

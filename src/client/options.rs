@@ -11,20 +11,20 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub const DEFAULT_DESTINATION_ID: &str = "ADTLS";
-pub const DEFAULT_PROBE_PATTERN: &str = "CL_ABAP_TYPEDESCR";
-pub const DEFAULT_PROBE_TYPE: &str = "CLAS/OC";
+pub(crate) const DEFAULT_DESTINATION_ID: &str = "ADTLS";
+pub(crate) const DEFAULT_PROBE_PATTERN: &str = "CL_ABAP_TYPEDESCR";
+pub(crate) const DEFAULT_PROBE_TYPE: &str = "CLAS/OC";
 /// Bound on `ensureLoggedOn` (the reference has none; docs/decisions.md#d5-3).
-pub const DEFAULT_LOGON_TIMEOUT: Duration = Duration::from_secs(300);
+pub(crate) const DEFAULT_LOGON_TIMEOUT: Duration = Duration::from_secs(300);
 
-pub const BOTH_OR_NEITHER: &str =
+pub(crate) const BOTH_OR_NEITHER: &str =
     "Provide connection and auth together, or omit both for foundation mode.";
-pub const CLIENT_CERT_NEEDS_PROXY: &str =
+pub(crate) const CLIENT_CERT_NEEDS_PROXY: &str =
     "clientCert auth requires connection.selfSigned — the reverse proxy presents the client cert to the backend.";
 
 /// The liveness probe: an object known to exist.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Probe {
+pub(crate) struct Probe {
     pub pattern: String,
     pub types: Vec<String>,
 }
@@ -39,7 +39,7 @@ impl Default for Probe {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct ConnectionOptions {
+pub(crate) struct ConnectionOptions {
     pub system_url: String,
     pub client: Option<String>,
     pub language: Option<String>,
@@ -50,7 +50,7 @@ pub struct ConnectionOptions {
 }
 
 #[derive(Clone)]
-pub struct ClientOptions {
+pub(crate) struct ClientOptions {
     /// `adtLs.path`: an explicit binary (must be a file).
     pub adt_ls_path: Option<String>,
     /// `adtLs.extraArgs`: placed before adt-ls's own arguments.
@@ -105,7 +105,7 @@ impl Default for ClientOptions {
 impl ClientOptions {
     /// The reference's guards and the security checks of `connection.systemUrl`
     /// ([`crate::options::values`]), checked before any resource exists.
-    pub fn validate(&self) -> Result<()> {
+    pub(crate) fn validate(&self) -> Result<()> {
         if self.connection.is_some() != self.auth.is_some() {
             return Err(Error::new(BOTH_OR_NEITHER));
         }
@@ -121,7 +121,7 @@ impl ClientOptions {
     }
 
     /// The destination id when connecting.
-    pub fn destination(&self) -> Option<String> {
+    pub(crate) fn destination(&self) -> Option<String> {
         self.connection.as_ref().map(|_| {
             self.destination_id
                 .clone()

@@ -27,7 +27,7 @@ async fn resolve_with_opts(
 }
 
 /// `listAtcVariants(ref, {query?})`: a blank query asks for `*` (the backend rejects empty).
-pub fn list_atc_variants(
+pub(super) fn list_atc_variants(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -46,7 +46,10 @@ pub fn list_atc_variants(
 }
 
 /// `runAtc(ref, {checkVariant?, timeoutMs?})`: `''` asks for the system default variant.
-pub fn run_atc(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn run_atc(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let (uri, opts) = resolve_with_opts(&me, &a, crate::options::keys::RUN_ATC).await?;
@@ -64,7 +67,7 @@ pub fn run_atc(client: &Client, a: Args) -> impl Future<Output = Result<Value>> 
 
 /// `runUnitTestsWithCoverage(ref, {timeoutMs?})` -> `{status, result, coverage}`; the
 /// coverage is fetched with the run's `coverageParams` verbatim (`null` without them).
-pub fn run_unit_tests_with_coverage(
+pub(super) fn run_unit_tests_with_coverage(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

@@ -9,7 +9,9 @@ use serde_json::{json, Value};
 use std::future::Future;
 
 /// `{lsp: a copy of the initialize capabilities, tools: a fresh, fully paginated tools/list}`.
-pub fn capabilities(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn capabilities(
+    client: &Client,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let touched = client.touch();
     let lsp = client
         .inner()
@@ -26,13 +28,15 @@ pub fn capabilities(client: &Client) -> impl Future<Output = Result<Value>> + Se
 }
 
 /// `abap_list_destinations`, unwrapped (works without a destination).
-pub fn list_destinations(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn list_destinations(
+    client: &Client,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let call = client.active_tool("abap_list_destinations", json!({}));
     async move { Ok(parse_federated(&call.await?).data) }
 }
 
 /// `reconnect()`: re-logon now; `true` when live afterwards (false in foundation mode).
-pub fn reconnect(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn reconnect(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
     let touched = client.touch();
     let me = client.clone();
     async move {
@@ -44,14 +48,20 @@ pub fn reconnect(client: &Client) -> impl Future<Output = Result<Value>> + Send 
 }
 
 /// `raw.lsp(method, params?)`.
-pub fn lsp(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn lsp(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let method = args::string(&a, 0, "method");
     let sent = method.map(|m| client.active_request(&m, args::arg(&a, 1).cloned()));
     async move { sent?.await }
 }
 
 /// `raw.tool(name, args = {})`: the raw CallToolResult.
-pub fn tool(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn tool(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let name = args::string(&a, 0, "name");
     let tool_args = args::object(&a, 1, "args");
     let call = match (name, tool_args) {

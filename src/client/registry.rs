@@ -4,7 +4,10 @@
 //! generated `AdtLsClient` declaration (`build.rs` renders the same table with
 //! `registry/render.rs`) and the tests all derive from it.
 
-pub mod render;
+// Also compiled into build.rs, which renders the `AdtLsClient` declaration from the table; the
+// library itself reads only the method specs, the tests check the rendering.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod render;
 
 use super::args::Args;
 use super::{
@@ -17,18 +20,19 @@ use render::{MethodSpec, NamespaceSpec};
 use serde_json::Value;
 
 /// Starts a method: synchronous work happens before the future is returned.
-pub type Run = fn(&Client, Args) -> BoxFuture<Result<Value>>;
+pub(crate) type Run = fn(&Client, Args) -> BoxFuture<Result<Value>>;
 
 /// One client method: its declaration and its implementation.
-pub struct Method {
+pub(crate) struct Method {
     pub spec: MethodSpec,
     pub run: Run,
 }
 
 macro_rules! client_namespaces {
     ($( $(#[doc = $doc:literal])* $name:literal => $interface:literal; )*) => {
-        /// The client's namespaces, in declaration order.
-        pub static NAMESPACES: &[NamespaceSpec] = &[$(
+        /// The client's namespaces, in declaration order (build.rs and the tests render them).
+        #[cfg_attr(not(test), allow(dead_code))]
+        pub(crate) static NAMESPACES: &[NamespaceSpec] = &[$(
             NamespaceSpec { name: $name, interface: $interface, doc: concat!($($doc, "\n",)*) },
         )*];
     };
@@ -37,7 +41,7 @@ macro_rules! client_namespaces {
 macro_rules! client_methods {
     ($( $(#[doc = $doc:literal])* $name:literal $(<$generics:literal>)? ($($params:literal)?) -> $result:literal = $run:expr; )*) => {
         /// Every method of the client object, in declaration order.
-        pub static METHODS: &[Method] = &[$(
+        pub(crate) static METHODS: &[Method] = &[$(
             Method {
                 spec: MethodSpec {
                     name: $name,
@@ -55,12 +59,12 @@ macro_rules! client_methods {
 include!("registry/table.rs");
 
 /// The method with this dotted name.
-pub fn find(name: &str) -> Option<&'static Method> {
+pub(crate) fn find(name: &str) -> Option<&'static Method> {
     METHODS.iter().find(|m| m.spec.name == name)
 }
 
 /// The declarations of every method (what `build.rs` renders).
-pub fn specs() -> impl Iterator<Item = &'static MethodSpec> {
+pub(crate) fn specs() -> impl Iterator<Item = &'static MethodSpec> {
     METHODS.iter().map(|m| &m.spec)
 }
 

@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use std::future::Future;
 use std::sync::Arc;
 
-pub const DEFAULT_MAX_RESULTS: i64 = 50;
+pub(super) const DEFAULT_MAX_RESULTS: i64 = 50;
 
 /// `revive_if_dead` as a wrapper argument (connected clients only).
 pub(crate) fn revive_fn(client: &Client) -> Option<Revive> {
@@ -31,7 +31,10 @@ pub(crate) fn revive_fn(client: &Client) -> Option<Revive> {
 }
 
 /// `search(pattern, {maxResults?, types?, cold?})`.
-pub fn search(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn search(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         me.touch()?;
@@ -147,7 +150,7 @@ fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
 }
 
 /// `getUsers()`: `users ?? []`.
-pub fn get_users(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn get_users(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;
@@ -165,7 +168,7 @@ pub fn get_users(client: &Client) -> impl Future<Output = Result<Value>> + Send 
 }
 
 /// `getLsUri(adtUri)`: the repotree AFF URI for an ADT path.
-pub fn get_ls_uri(
+pub(super) fn get_ls_uri(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -225,7 +228,10 @@ impl FileCall {
 }
 
 /// `readFile(uri)`: `content ?? ''`; queued on the object.
-pub fn read_file(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn read_file(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     let call = FileCall::new(client, &a);
     async move {
@@ -246,7 +252,7 @@ pub(crate) async fn read(client: &Client, uri: &str) -> Result<String> {
 }
 
 /// `writeFile(uri, content)`: the raw result; queued on the object.
-pub fn write_file(
+pub(super) fn write_file(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -267,7 +273,10 @@ pub fn write_file(
 
 /// `delete(uri)`: `{uri, options: {recursive: false, force: true}}` (1.1.2 needs `force`);
 /// queued on the object.
-pub fn delete(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn delete(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     let call = FileCall::new(client, &a);
     async move {
@@ -283,7 +292,9 @@ pub(crate) fn delete_params(uri: &str) -> Value {
 }
 
 /// `listInactive()`: `{destination}` (1.1.2; not `destinationId`).
-pub fn list_inactive(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn list_inactive(
+    client: &Client,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;

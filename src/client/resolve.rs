@@ -24,7 +24,7 @@ const PLACEHOLDER: &str = "not supported in adt in vs code";
 
 /// `{name, objectType, uri?}` (an ADT type code such as `CLAS/OC`; a known repotree URI).
 #[derive(Debug, Clone, PartialEq)]
-pub struct ObjectRef {
+pub(super) struct ObjectRef {
     pub name: String,
     pub object_type: String,
     /// A repotree URI the caller already knows: used instead of a search.
@@ -34,7 +34,7 @@ pub struct ObjectRef {
 impl ObjectRef {
     /// Read `{name, objectType, uri?}` from an options object, naming the fields
     /// `<path>.name` / `<path>.objectType` / `<path>.uri` in errors.
-    pub fn from_map_at(map: &Map<String, Value>, path: &str) -> Result<ObjectRef> {
+    pub(super) fn from_map_at(map: &Map<String, Value>, path: &str) -> Result<ObjectRef> {
         let field = |key: &str| match map.get(key) {
             Some(Value::String(s)) => Ok(s.clone()),
             other => Err(crate::kernel::arg_error::type_error(
@@ -51,7 +51,7 @@ impl ObjectRef {
     }
 
     /// Argument `i` as an object ref, with the whole object for the method's other options.
-    pub fn arg(a: &Args, i: usize) -> Result<(ObjectRef, Map<String, Value>)> {
+    pub(super) fn arg(a: &Args, i: usize) -> Result<(ObjectRef, Map<String, Value>)> {
         let map = args::required_object(a, i, "ref")?;
         Ok((ObjectRef::from_map_at(&map, "ref")?, map))
     }
@@ -72,7 +72,7 @@ pub(crate) async fn resolve_target(client: &Client, a: &Args) -> Result<Target> 
 }
 
 /// `lifecycle.resolveAffUri(ref)`.
-pub fn resolve_method(
+pub(super) fn resolve_method(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -84,7 +84,7 @@ pub fn resolve_method(
 /// cold-retried search by [`search_type`] (revived once if it stays empty), retried once by the
 /// main type when a subtyped search had no references at all, the first reference with the
 /// same name (case-insensitive) and a `uri`, then `getLsUri`.
-pub async fn resolve_aff_uri(client: &Client, dest: &str, r: &ObjectRef) -> Result<String> {
+pub(super) async fn resolve_aff_uri(client: &Client, dest: &str, r: &ObjectRef) -> Result<String> {
     if let Some(uri) = &r.uri {
         check_destination(dest, &r.name, uri)?;
         return Ok(uri.clone());
@@ -159,7 +159,7 @@ fn exact_hit(result: &Value, name: &str) -> Option<String> {
 
 /// Resolve, then point at a class include when one is asked for (a falsy `include` means
 /// the main source).
-pub async fn resolve_with_include(
+pub(super) async fn resolve_with_include(
     client: &Client,
     dest: &str,
     r: &ObjectRef,
@@ -179,7 +179,7 @@ pub(crate) fn with_include(uri: String, r: &ObjectRef, include: Option<&Value>) 
 
 /// `…/zcl_x.clas.abap` -> `…/zcl_x.clas.<include>.abap`; `None` for anything that is not a
 /// class main source (only classes have includes).
-pub fn include_aff_uri(main_uri: &str, include: &str) -> Option<String> {
+pub(super) fn include_aff_uri(main_uri: &str, include: &str) -> Option<String> {
     main_uri
         .strip_suffix(CLASS_SUFFIX)
         .map(|stem| format!("{stem}.clas.{include}.abap"))
@@ -194,7 +194,7 @@ fn no_includes(r: &ObjectRef, include: &str) -> Error {
 }
 
 /// The object's metadata file: the final extension replaced by `.json`.
-pub fn metadata_aff_uri(main_uri: &str) -> String {
+pub(super) fn metadata_aff_uri(main_uri: &str) -> String {
     let last = main_uri.rfind(['.', '/']);
     match last {
         Some(i) if main_uri[i..].starts_with('.') && i + 1 < main_uri.len() => {
@@ -205,7 +205,7 @@ pub fn metadata_aff_uri(main_uri: &str) -> String {
 }
 
 /// adt-ls's placeholder for types it does not serve headless.
-pub fn is_unsupported_placeholder(content: &str) -> bool {
+pub(super) fn is_unsupported_placeholder(content: &str) -> bool {
     content.to_lowercase().contains(PLACEHOLDER)
 }
 

@@ -6,8 +6,8 @@
 mod info;
 mod publish;
 
-pub use info::get_service_info;
-pub use publish::publish_service_binding;
+pub(super) use info::get_service_info;
+pub(super) use publish::publish_service_binding;
 
 use super::args::{self, invalid, Args};
 use super::repository::read;
@@ -21,7 +21,7 @@ use std::future::Future;
 const DETAILS_METHOD: &str = "adtLs/businessservice/srvb/getServiceBindingDetails";
 
 /// `serviceBindingDetails(ref)`: the binding's details over LSP, as adt-ls answers them.
-pub fn service_binding_details(
+pub(super) fn service_binding_details(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -41,7 +41,7 @@ pub(super) async fn details_of(client: &Client, uri: &str) -> Result<Value> {
 }
 
 /// `runApplication(ref)` -> `{output}`; the URI goes on the wire as a bare string.
-pub fn run_application(
+pub(super) fn run_application(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -80,7 +80,7 @@ async fn fetch_services(client: &Client, dest: &str, name: &str) -> Result<Value
 }
 
 /// `listServices(ref)`: no search, the binding is named directly.
-pub fn list_services(
+pub(super) fn list_services(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

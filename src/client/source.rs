@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::future::Future;
 
 /// `source.read({name, objectType, uri?, include?, version?})`.
-pub fn read_source(
+pub(super) fn read_source(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

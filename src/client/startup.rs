@@ -56,7 +56,7 @@ impl Made {
     }
 }
 
-pub async fn create(opts: ClientOptions) -> Result<Client> {
+pub(super) async fn create(opts: ClientOptions) -> Result<Client> {
     opts.validate()?;
     let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
     let bin = discovery::resolve_adt_ls_path(&DiscoverOptions {
@@ -251,6 +251,6 @@ async fn start_mcp(opts: &ClientOptions, driver: &Driver) -> Result<(McpClient, 
 /// adt-ls's MCP endpoint: the IP literal its server binds (127.0.0.1), never `localhost`,
 /// which may resolve to `::1` first where another local user can listen and would receive
 /// the bearer token (docs/decisions.md#d6; the reference dials `http://localhost:<port>/mcp`).
-pub fn mcp_endpoint(port: i64) -> String {
+pub(super) fn mcp_endpoint(port: i64) -> String {
     format!("http://127.0.0.1:{port}/mcp")
 }

@@ -6,11 +6,11 @@ use super::events::{ClientEvent, EventBus, HealthFlags};
 use std::sync::Mutex;
 use std::time::Instant;
 
-pub const DISPOSED: &str = "AdtLsClient is disposed.";
-pub const NO_DESTINATION: &str = "No ABAP destination is connected.";
+pub(crate) const DISPOSED: &str = "AdtLsClient is disposed.";
+pub(crate) const NO_DESTINATION: &str = "No ABAP destination is connected.";
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Health {
+pub(crate) struct Health {
     pub connected: bool,
     pub backend_live: bool,
     pub destination: String,
@@ -27,7 +27,7 @@ struct Flags {
     last_activity: Instant,
 }
 
-pub struct State {
+pub(crate) struct State {
     flags: Mutex<Flags>,
     events: EventBus,
 }
@@ -43,7 +43,7 @@ impl Flags {
 }
 
 impl State {
-    pub fn new(connected: bool, events: EventBus) -> Self {
+    pub(crate) fn new(connected: bool, events: EventBus) -> Self {
         State {
             events,
             flags: Mutex::new(Flags {
@@ -60,12 +60,12 @@ impl State {
         f(&mut flags)
     }
 
-    pub fn is_disposed(&self) -> bool {
+    pub(crate) fn is_disposed(&self) -> bool {
         self.with(|f| f.disposed)
     }
 
     /// Record a user call; false once disposed.
-    pub fn touch(&self) -> bool {
+    pub(crate) fn touch(&self) -> bool {
         self.with(|f| {
             if !f.disposed {
                 f.last_activity = Instant::now();
@@ -74,23 +74,23 @@ impl State {
         })
     }
 
-    pub fn idle_for(&self) -> std::time::Duration {
+    pub(crate) fn idle_for(&self) -> std::time::Duration {
         self.with(|f| f.last_activity.elapsed())
     }
 
-    pub fn connected(&self) -> bool {
+    pub(crate) fn connected(&self) -> bool {
         self.with(|f| f.connected)
     }
 
-    pub fn set_connected(&self, v: bool) {
+    pub(crate) fn set_connected(&self, v: bool) {
         self.change(|f| f.connected = v);
     }
 
-    pub fn backend_live(&self) -> bool {
+    pub(crate) fn backend_live(&self) -> bool {
         self.with(|f| f.backend_live)
     }
 
-    pub fn set_backend_live(&self, v: bool) {
+    pub(crate) fn set_backend_live(&self, v: bool) {
         self.change(|f| f.backend_live = v);
     }
 
@@ -107,7 +107,7 @@ impl State {
     }
 
     /// Mark disposed (and no longer connected or live); false if it already was.
-    pub fn mark_disposed(&self) -> bool {
+    pub(crate) fn mark_disposed(&self) -> bool {
         self.with(|f| {
             let first = !f.disposed;
             f.disposed = true;

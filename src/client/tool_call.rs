@@ -8,20 +8,25 @@ use crate::mcp::federated::{parse_federated, FederatedParsed};
 use serde_json::Value;
 
 /// Call `tool` and unwrap its result (no `isError` check).
-pub async fn call(client: &Client, tool: &str, args: Value) -> Result<FederatedParsed> {
+pub(super) async fn call(client: &Client, tool: &str, args: Value) -> Result<FederatedParsed> {
     let raw = client.active_tool(tool, args).await?;
     Ok(parse_federated(&raw))
 }
 
 /// Call `tool`; an `isError` result rejects with `<failed>: <text>` (e.g. `create_object
 /// failed`). Returns the unwrapped data.
-pub async fn call_checked(client: &Client, tool: &str, args: Value, failed: &str) -> Result<Value> {
+pub(super) async fn call_checked(
+    client: &Client,
+    tool: &str,
+    args: Value,
+    failed: &str,
+) -> Result<Value> {
     let parsed = call(client, tool, args).await?;
     check(parsed, failed).map_err(|e| e.with_detail("tool", tool))
 }
 
 /// The data of a successful result, or the D5.12 error.
-pub fn check(parsed: FederatedParsed, failed: &str) -> Result<Value> {
+pub(super) fn check(parsed: FederatedParsed, failed: &str) -> Result<Value> {
     if parsed.ok {
         return Ok(parsed.data);
     }

@@ -6,10 +6,10 @@
 mod cts_lock;
 mod list;
 mod objects;
-pub mod pages;
+pub(super) mod pages;
 mod tools;
 
-pub use list::list;
-pub use objects::{assign, check, get_lock_status};
-pub use pages::DiffPaging;
-pub use tools::{create, find, get_diff};
+pub(super) use list::list;
+pub(super) use objects::{assign, check, get_lock_status};
+pub(crate) use pages::DiffPaging;
+pub(super) use tools::{create, find, get_diff};

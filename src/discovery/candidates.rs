@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Where a candidate comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CandidateSource {
+pub(crate) enum CandidateSource {
     /// The caller's explicit path (`adtLs.path` / `explicitPath`).
     ExplicitPath,
     /// The `ADT_LS_PATH` environment variable.
@@ -26,7 +26,7 @@ pub enum CandidateSource {
 
 /// What the candidate's binary path is on disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinaryKind {
+pub(crate) enum BinaryKind {
     File,
     Directory,
     /// Exists but is neither a file nor a directory (a socket, a device).
@@ -36,7 +36,7 @@ pub enum BinaryKind {
 
 /// One candidate, as the resolver sees it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ListedCandidate {
+pub(crate) struct ListedCandidate {
     pub source: CandidateSource,
     /// The path the resolver checks.
     pub binary: PathBuf,
@@ -49,7 +49,7 @@ pub struct ListedCandidate {
 
 /// The resolver's view: platform sub-path, every candidate in the order tried, the outcome.
 #[derive(Debug)]
-pub struct CandidateListing {
+pub(crate) struct CandidateListing {
     pub sub_path: Vec<String>,
     /// Explicit path (if set), vendor, then extension installs newest first.
     pub candidates: Vec<ListedCandidate>,
@@ -59,7 +59,7 @@ pub struct CandidateListing {
 
 impl CandidateListing {
     /// The winning candidate, if any.
-    pub fn winner(&self) -> Option<&ListedCandidate> {
+    pub(crate) fn winner(&self) -> Option<&ListedCandidate> {
         self.outcome
             .as_ref()
             .ok()
@@ -67,7 +67,7 @@ impl CandidateListing {
     }
 
     /// The resolver's answer: the winner's path or the error.
-    pub fn into_resolution(self) -> Result<PathBuf> {
+    pub(crate) fn into_resolution(self) -> Result<PathBuf> {
         match self.outcome {
             Ok(i) => self
                 .candidates
@@ -82,7 +82,7 @@ impl CandidateListing {
 
 /// Lists every candidate and decides the winner with the reference rules (see
 /// [`super::resolve_adt_ls_path`]). Fails only for an unsupported platform.
-pub fn list_adt_ls_candidates(opts: &DiscoverOptions) -> Result<CandidateListing> {
+pub(crate) fn list_adt_ls_candidates(opts: &DiscoverOptions) -> Result<CandidateListing> {
     let sub = platform_sub_path(
         opts.platform.as_deref().unwrap_or(super::node_platform()),
         opts.arch.as_deref().unwrap_or(super::node_arch()),

@@ -7,9 +7,9 @@
 //! also shows every candidate (the doctor prints it).
 
 mod candidates;
-pub mod version;
+pub(crate) mod version;
 
-pub use candidates::{
+pub(crate) use candidates::{
     list_adt_ls_candidates, BinaryKind, CandidateListing, CandidateSource, ListedCandidate,
 };
 
@@ -28,7 +28,7 @@ const EXTENSION_PREFIX: &str = "sapse.adt-vscode-";
 /// [`DiscoverOptions::from_env`] to fill them from the real process). `None` there means
 /// "unset": no `ADT_LS_PATH`, no default extension roots, a relative `vendor/` path.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct DiscoverOptions {
+pub(crate) struct DiscoverOptions {
     pub explicit_path: Option<String>,
     pub repo_root: Option<PathBuf>,
     pub extensions_dir: Option<PathBuf>,
@@ -41,15 +41,16 @@ pub struct DiscoverOptions {
 }
 
 impl DiscoverOptions {
+    #[cfg(test)]
     /// Options carrying only the real process state: `ADT_LS_PATH`, the home directory and
     /// the current directory. Combine with struct update syntax:
     /// `DiscoverOptions { explicit_path, ..DiscoverOptions::from_env() }`.
-    pub fn from_env() -> Self {
+    pub(crate) fn from_env() -> Self {
         Self::from_host(&HostEnv::from_os())
     }
 
     /// Options carrying the given host state (`process.env.ADT_LS_PATH`, home, cwd).
-    pub fn from_host(host: &HostEnv) -> Self {
+    pub(crate) fn from_host(host: &HostEnv) -> Self {
         DiscoverOptions {
             env_adt_ls_path: host.var("ADT_LS_PATH"),
             home: host.home.clone(),
@@ -60,7 +61,7 @@ impl DiscoverOptions {
 }
 
 /// Node's `process.platform` name for the OS this crate was built for.
-pub fn node_platform() -> &'static str {
+pub(crate) fn node_platform() -> &'static str {
     match std::env::consts::OS {
         "macos" => "darwin",
         "windows" => "win32",
@@ -70,7 +71,7 @@ pub fn node_platform() -> &'static str {
 }
 
 /// Node's `process.arch` name for the CPU this crate was built for.
-pub fn node_arch() -> &'static str {
+pub(crate) fn node_arch() -> &'static str {
     match std::env::consts::ARCH {
         "x86_64" => "x64",
         "aarch64" => "arm64",
@@ -84,7 +85,7 @@ pub fn node_arch() -> &'static str {
 
 /// The path segments of the binary below an `adt-ls/` root, for Node platform and arch
 /// names (`arm64` → `aarch64`, `x64` → `x86_64`, anything else passes through).
-pub fn platform_sub_path(platform: &str, arch: &str) -> Result<Vec<String>> {
+pub(crate) fn platform_sub_path(platform: &str, arch: &str) -> Result<Vec<String>> {
     let arch = match arch {
         "arm64" => "aarch64",
         "x64" => "x86_64",
@@ -108,7 +109,7 @@ pub fn platform_sub_path(platform: &str, arch: &str) -> Result<Vec<String>> {
 }
 
 /// VS Code, Cursor and VS Code Insiders extension roots under `home`, in that order.
-pub fn default_extension_dirs(home: &Path) -> Vec<PathBuf> {
+pub(crate) fn default_extension_dirs(home: &Path) -> Vec<PathBuf> {
     [".vscode", ".cursor", ".vscode-insiders"]
         .iter()
         .map(|editor| home.join(editor).join("extensions"))
@@ -124,7 +125,7 @@ struct Candidate {
 
 /// Finds the adt-ls binary following the reference rules; see the module comment. This is
 /// the outcome of [`list_adt_ls_candidates`], which also shows every candidate.
-pub fn resolve_adt_ls_path(opts: &DiscoverOptions) -> Result<PathBuf> {
+pub(crate) fn resolve_adt_ls_path(opts: &DiscoverOptions) -> Result<PathBuf> {
     list_adt_ls_candidates(opts)?.into_resolution()
 }
 

@@ -6,11 +6,11 @@ use crate::kernel::error::{Error, Result};
 use std::cmp::Ordering;
 
 /// Oldest adt-ls whose request shapes this library speaks.
-pub const MINIMUM_ADT_LS_VERSION: &str = "1.1.2";
+pub(crate) const MINIMUM_ADT_LS_VERSION: &str = "1.1.2";
 /// The `SAPSE.adt-vscode` extension version that ships the minimum adt-ls.
-pub const REQUIRED_SAPSE_ADT_VSCODE_VERSION: &str = "1.1.2";
+pub(crate) const REQUIRED_SAPSE_ADT_VSCODE_VERSION: &str = "1.1.2";
 /// The exact adt-ls build the behaviour was verified against.
-pub const VERIFIED_ADT_LS_VERSION: &str = "1.1.2.202608131517";
+pub(crate) const VERIFIED_ADT_LS_VERSION: &str = "1.1.2.202608131517";
 
 /// The name this library gives itself in messages (docs/decisions.md#d1).
 const PACKAGE_NAME: &str = "adt-ls-native";
@@ -18,12 +18,12 @@ const PACKAGE_NAME: &str = "adt-ls-native";
 /// `[major, minor, patch]`. The numbers are `f64` because that is what JavaScript's
 /// `Number(digits)` yields: any run of digits parses (huge runs round like JS does and
 /// overflow to infinity), so the values handed to JS are exactly the reference's.
-pub type ParsedAdtLsVersion = [f64; 3];
+pub(crate) type ParsedAdtLsVersion = [f64; 3];
 
 /// Parses a version with the semantics of the regex `^(\d+)\.(\d+)\.(\d+)(?:\.|$)`
 /// (ASCII digits; after the patch number comes `.` or the end of the string; a build
 /// suffix is ignored). Anything else gives `None`.
-pub fn parse_adt_ls_version(version: &str) -> Option<ParsedAdtLsVersion> {
+pub(crate) fn parse_adt_ls_version(version: &str) -> Option<ParsedAdtLsVersion> {
     let (triple, rest) = parse_version_prefix(version)?;
     (rest.is_empty() || rest.starts_with('.')).then_some(triple)
 }
@@ -59,7 +59,7 @@ pub(crate) fn compare_versions(a: &ParsedAdtLsVersion, b: &ParsedAdtLsVersion) -
 }
 
 /// True iff the version parses and is at least [`MINIMUM_ADT_LS_VERSION`].
-pub fn is_supported_adt_ls_version(version: Option<&str>) -> bool {
+pub(crate) fn is_supported_adt_ls_version(version: Option<&str>) -> bool {
     let (Some(actual), Some(minimum)) = (
         version.and_then(parse_adt_ls_version),
         parse_adt_ls_version(MINIMUM_ADT_LS_VERSION),
@@ -71,7 +71,7 @@ pub fn is_supported_adt_ls_version(version: Option<&str>) -> bool {
 
 /// Succeeds for a supported version; otherwise fails with the reference's message
 /// (a missing version prints `<missing>`; an empty string prints as empty, like JS `??`).
-pub fn assert_supported_adt_ls_version(version: Option<&str>) -> Result<()> {
+pub(crate) fn assert_supported_adt_ls_version(version: Option<&str>) -> Result<()> {
     if is_supported_adt_ls_version(version) {
         return Ok(());
     }
@@ -84,7 +84,7 @@ pub fn assert_supported_adt_ls_version(version: Option<&str>) -> Result<()> {
 }
 
 /// The warning logged when a supported adt-ls is not exactly the verified build.
-pub fn not_verified_warning(version: &str) -> Option<String> {
+pub(crate) fn not_verified_warning(version: &str) -> Option<String> {
     (version != VERIFIED_ADT_LS_VERSION).then(|| {
         format!(
             "adt-ls {version} is supported but not the verified build {VERIFIED_ADT_LS_VERSION}."

@@ -11,14 +11,14 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 /// The section, its checks and the winning binary.
-pub struct DiscoveryFindings {
+pub(crate) struct DiscoveryFindings {
     pub section: Value,
     pub checks: Vec<Check>,
     pub winner: Option<PathBuf>,
 }
 
 /// Examine discovery with `opts` (the resolver's inputs).
-pub fn examine(opts: &DiscoverOptions) -> DiscoveryFindings {
+pub(crate) fn examine(opts: &DiscoverOptions) -> DiscoveryFindings {
     let listing = match discovery::list_adt_ls_candidates(opts) {
         Ok(listing) => listing,
         Err(e) => {
@@ -240,7 +240,7 @@ fn reasons(c: &ListedCandidate, sub_path: &[String]) -> Vec<Value> {
 
 /// The platform an extension folder was built for when it is not ours: from the folder
 /// name's `-<platform>-<arch>` suffix, else from the layout under `adt-ls/`.
-pub fn wrong_platform(ext_dir: &Path, sub_path: &[String]) -> Option<String> {
+pub(crate) fn wrong_platform(ext_dir: &Path, sub_path: &[String]) -> Option<String> {
     let (ours_os, ours_arch) = (sub_path.first()?, sub_path.get(2)?);
     let name = ext_dir.file_name()?.to_string_lossy().to_ascii_lowercase();
     let parts: Vec<&str> = name.rsplitn(3, '-').collect();
@@ -287,7 +287,7 @@ fn version_text(v: ParsedAdtLsVersion) -> String {
 }
 
 /// True when the file may be executed (always on Windows, where there is no mode bit).
-pub fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The usage text (printed for `--help` and after a usage error).
-pub const USAGE: &str = "\
+pub(crate) const USAGE: &str = "\
 Usage: adt-ls-native doctor [options]
 
 Explains what adt-ls-native would do on this machine: runtime, adt-ls discovery, the shared
@@ -29,7 +29,7 @@ Exit status: 0 everything would work, 1 something would fail, 2 usage error.
 
 /// Options of `doctor`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DoctorArgs {
+pub(crate) struct DoctorArgs {
     pub json: bool,
     pub url: Option<String>,
     pub self_signed: bool,
@@ -42,7 +42,7 @@ pub struct DoctorArgs {
 }
 
 /// The default bound of every network step.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_millis(10_000);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_millis(10_000);
 
 impl Default for DoctorArgs {
     fn default() -> Self {
@@ -61,7 +61,7 @@ impl Default for DoctorArgs {
 }
 
 /// `--url`: an http(s) URL with a host.
-pub fn parse_url(raw: &str) -> Result<String, String> {
+pub(crate) fn parse_url(raw: &str) -> Result<String, String> {
     let url = reqwest::Url::parse(raw).map_err(|e| format!("--url '{raw}' is not a URL ({e})"))?;
     match (url.scheme(), url.host_str()) {
         ("https" | "http", Some(h)) if !h.is_empty() => Ok(raw.to_string()),
@@ -72,7 +72,7 @@ pub fn parse_url(raw: &str) -> Result<String, String> {
 }
 
 /// `host:port` or `[v6]:port`, port 1–65535.
-pub fn parse_host_port(raw: &str) -> Result<(String, u16), String> {
+pub(crate) fn parse_host_port(raw: &str) -> Result<(String, u16), String> {
     let bad = || format!("--proxy '{raw}' must be host:port, e.g. proxy.corp:8080");
     let (host, port) = raw.rsplit_once(':').ok_or_else(bad)?;
     let host = host
@@ -87,7 +87,7 @@ pub fn parse_host_port(raw: &str) -> Result<(String, u16), String> {
 }
 
 /// `--client`: three digits.
-pub fn parse_client(raw: &str) -> Result<String, String> {
+pub(crate) fn parse_client(raw: &str) -> Result<String, String> {
     if raw.len() == 3 && raw.bytes().all(|b| b.is_ascii_digit()) {
         Ok(raw.to_string())
     } else {
@@ -96,7 +96,7 @@ pub fn parse_client(raw: &str) -> Result<String, String> {
 }
 
 /// `--timeout-ms`: 1 to 600000 milliseconds.
-pub fn parse_timeout(raw: &str) -> Result<Duration, String> {
+pub(crate) fn parse_timeout(raw: &str) -> Result<Duration, String> {
     match raw.parse::<u64>() {
         Ok(ms) if (1..=600_000).contains(&ms) => Ok(Duration::from_millis(ms)),
         _ => Err(format!(

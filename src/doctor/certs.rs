@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use x509_parser::extensions::GeneralName;
 
 /// Subject, issuer, validity (ISO 8601, UTC) and SANs of one certificate.
-pub fn summarize(der: &[u8]) -> Value {
+pub(crate) fn summarize(der: &[u8]) -> Value {
     let Ok((_, cert)) = x509_parser::parse_x509_certificate(der) else {
         return json!({ "error": "unparsable certificate" });
     };
@@ -52,7 +52,7 @@ fn general_name(name: &GeneralName<'_>) -> String {
 
 /// Does the presented chain end at one of `anchors` (DER)? Like the JVM, a leaf that is
 /// itself in the truststore is trusted as is. `Err` says why not.
-pub fn check_trust(
+pub(crate) fn check_trust(
     chain: &[CertificateDer<'static>],
     anchors: &[Vec<u8>],
     now: UnixTime,
@@ -76,7 +76,7 @@ pub fn check_trust(
 }
 
 /// Is the leaf valid for `host` (a DNS name or an IP address)? `Err` says why not.
-pub fn check_host_name(leaf: &CertificateDer<'static>, host: &str) -> Result<(), String> {
+pub(crate) fn check_host_name(leaf: &CertificateDer<'static>, host: &str) -> Result<(), String> {
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let name = ServerName::try_from(host.to_string()).map_err(|e| e.to_string())?;
     let parsed = ParsedCertificate::try_from(leaf).map_err(|e| e.to_string())?;
@@ -84,7 +84,7 @@ pub fn check_host_name(leaf: &CertificateDer<'static>, host: &str) -> Result<(),
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` for seconds since the epoch (proleptic Gregorian calendar).
-pub fn iso_utc(secs: i64) -> String {
+pub(crate) fn iso_utc(secs: i64) -> String {
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
     // Howard Hinnant's days-to-civil algorithm.

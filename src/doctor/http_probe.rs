@@ -9,7 +9,7 @@ const MAX_HEAD: usize = 16 * 1024;
 
 /// The reentrance path with no credentials: `redirect-url` and `sap-client` as start-up
 /// sends them.
-pub fn reentrance_path(client: &str) -> String {
+pub(crate) fn reentrance_path(client: &str) -> String {
     format!(
         "/sap/bc/adt/core/http/reentranceticket?redirect-url={}&sap-client={client}",
         "http%3A%2F%2Flocalhost%2Fadt-ls-native-doctor"
@@ -18,7 +18,7 @@ pub fn reentrance_path(client: &str) -> String {
 
 /// `GET target` (a path, or an absolute URL for a forward proxy) with `Host: authority`
 /// and no credentials; the status code.
-pub async fn get<S>(io: &mut S, authority: &str, target: &str) -> Result<u16, String>
+pub(crate) async fn get<S>(io: &mut S, authority: &str, target: &str) -> Result<u16, String>
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
@@ -53,7 +53,7 @@ async fn read_status<S: AsyncRead + Unpin>(io: &mut S) -> Result<u16, String> {
 }
 
 /// The code of `HTTP/1.x NNN reason`.
-pub fn parse_status_line(head: &str) -> Result<u16, String> {
+pub(crate) fn parse_status_line(head: &str) -> Result<u16, String> {
     let line = head.lines().next().unwrap_or_default();
     let mut parts = line.split_whitespace();
     match (

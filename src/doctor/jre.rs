@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use std::path::Path;
 
 /// The section, its checks and the DER certificates of `cacerts` (empty if unreadable).
-pub struct JreFindings {
+pub(crate) struct JreFindings {
     pub section: Value,
     pub checks: Vec<Check>,
     pub trusted: Vec<Vec<u8>>,
@@ -18,7 +18,7 @@ pub struct JreFindings {
 
 /// Examine the JRE next to `adt_ls_bin`. `needs_keytool`: `--self-signed` or `--extra-ca`
 /// was given, so start-up must find the JRE (it fails without it).
-pub fn examine(adt_ls_bin: &Path, needs_keytool: bool) -> JreFindings {
+pub(crate) fn examine(adt_ls_bin: &Path, needs_keytool: bool) -> JreFindings {
     let tools = match jre::resolve_jre_tools(adt_ls_bin) {
         Ok(tools) => tools,
         Err(e) => {
@@ -90,7 +90,7 @@ pub fn examine(adt_ls_bin: &Path, needs_keytool: bool) -> JreFindings {
 
 /// A readable `cacerts`.
 #[derive(Debug)]
-pub struct Cacerts {
+pub(crate) struct Cacerts {
     /// `PKCS12` or `JKS`.
     pub format: &'static str,
     /// DER of every trusted certificate.
@@ -98,7 +98,7 @@ pub struct Cacerts {
 }
 
 /// Read `cacerts` natively (PKCS#12 or JKS, password `changeit`).
-pub fn read_cacerts(path: &Path) -> Result<Cacerts, String> {
+pub(crate) fn read_cacerts(path: &Path) -> Result<Cacerts, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let format = if is_jks(&data) { "JKS" } else { "PKCS12" };
     let (store, _) =

@@ -4,19 +4,19 @@
 //! (0 works, 1 something would fail; usage errors are the command line's, [`crate::cli`]).
 //! `docs/doctor.md` documents it.
 
-pub mod adt_ls;
-pub mod args;
-pub mod certs;
-pub mod http_probe;
+pub(crate) mod adt_ls;
+pub(crate) mod args;
+pub(crate) mod certs;
+pub(crate) mod http_probe;
 pub(crate) mod java;
-pub mod jre;
+pub(crate) mod jre;
 pub(crate) mod libraries;
-pub mod network;
-pub mod render;
-pub mod report;
-pub mod runtime;
-pub mod tls_probe;
-pub mod verdicts;
+pub(crate) mod network;
+pub(crate) mod render;
+pub(crate) mod report;
+pub(crate) mod runtime;
+pub(crate) mod tls_probe;
+pub(crate) mod verdicts;
 pub(crate) mod writable;
 
 use crate::discovery::DiscoverOptions;
@@ -24,12 +24,12 @@ use crate::kernel::host::HostEnv;
 use crate::tls::{ca_file, pem};
 use args::DoctorArgs;
 use report::{Check, Report};
-pub use runtime::RuntimeInfo;
+pub(crate) use runtime::RuntimeInfo;
 use serde_json::{json, Value};
 
 /// Run the checks of `doctor` and render them: the exit status (0 works, 1 something would
 /// fail) and the report (text, or JSON with `--json`) for stdout.
-pub async fn report_text(
+pub(crate) async fn report_text(
     doctor: &DoctorArgs,
     host: &HostEnv,
     runtime: &RuntimeInfo,
@@ -44,7 +44,7 @@ pub async fn report_text(
 }
 
 /// Collect the report.
-pub async fn run(doctor: &DoctorArgs, host: &HostEnv, runtime_info: &RuntimeInfo) -> Report {
+pub(crate) async fn run(doctor: &DoctorArgs, host: &HostEnv, runtime_info: &RuntimeInfo) -> Report {
     let mut checks = vec![Check::ok("runtime", runtime::summary(runtime_info))];
     let opts = DiscoverOptions {
         explicit_path: doctor.adt_ls_path.clone(),

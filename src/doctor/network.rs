@@ -18,7 +18,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 /// What the probe needs.
-pub struct ProbeOptions {
+pub(crate) struct ProbeOptions {
     pub url: String,
     pub self_signed: bool,
     /// Certificates adt-ls would trust (JRE `cacerts` plus extra CAs), DER.
@@ -31,7 +31,7 @@ pub struct ProbeOptions {
 }
 
 /// Run the probe: the connection section and its checks.
-pub async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
+pub(crate) async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
     let mut section = Map::new();
     let mut checks = Vec::new();
     let Ok(url) = reqwest::Url::parse(&opts.url) else {

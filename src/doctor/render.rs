@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::fmt::Write;
 
 /// The report as text.
-pub fn text(report: &Report) -> String {
+pub(crate) fn text(report: &Report) -> String {
     let mut out = String::from("adt-ls-native doctor\n\n");
     for check in &report.checks {
         let tag = match check.status {

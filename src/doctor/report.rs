@@ -7,7 +7,7 @@ use serde_json::Value;
 /// Outcome of one check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Status {
+pub(crate) enum Status {
     /// Works.
     Ok,
     /// Worth knowing; does not stop anything.
@@ -20,7 +20,7 @@ pub enum Status {
 
 /// One check: a stable `id`, its status, what was found and, when it fails, the fix.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Check {
+pub(crate) struct Check {
     pub id: &'static str,
     pub status: Status,
     pub message: String,
@@ -29,16 +29,24 @@ pub struct Check {
 }
 
 impl Check {
-    pub fn ok(id: &'static str, message: impl Into<String>) -> Check {
+    pub(crate) fn ok(id: &'static str, message: impl Into<String>) -> Check {
         Check::new(id, Status::Ok, message, None)
     }
-    pub fn warn(id: &'static str, message: impl Into<String>, fix: impl Into<String>) -> Check {
+    pub(crate) fn warn(
+        id: &'static str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Check {
         Check::new(id, Status::Warn, message, Some(fix.into()))
     }
-    pub fn fail(id: &'static str, message: impl Into<String>, fix: impl Into<String>) -> Check {
+    pub(crate) fn fail(
+        id: &'static str,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Check {
         Check::new(id, Status::Fail, message, Some(fix.into()))
     }
-    pub fn skip(id: &'static str, message: impl Into<String>) -> Check {
+    pub(crate) fn skip(id: &'static str, message: impl Into<String>) -> Check {
         Check::new(id, Status::Skip, message, None)
     }
     fn new(
@@ -59,7 +67,7 @@ impl Check {
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Report {
+pub(crate) struct Report {
     pub schema_version: u32,
     /// True when no check failed (the exit status is then 0).
     pub ok: bool,
@@ -80,7 +88,7 @@ impl Report {
     /// Pass every string of the report through the engine's redaction (URL userinfo such
     /// as `--url https://user:password@host`, registered secrets), for both the text and
     /// the JSON output.
-    pub fn redact(&mut self) {
+    pub(crate) fn redact(&mut self) {
         for section in [
             &mut self.runtime,
             &mut self.discovery,
@@ -100,7 +108,7 @@ impl Report {
     }
 
     /// Exit status: 0 when nothing fails, 1 otherwise.
-    pub fn exit_code(&self) -> i32 {
+    pub(crate) fn exit_code(&self) -> i32 {
         if self.ok {
             0
         } else {
@@ -119,7 +127,7 @@ fn redact_value(value: &mut Value) {
 }
 
 /// True when no check failed.
-pub fn all_ok(checks: &[Check]) -> bool {
+pub(crate) fn all_ok(checks: &[Check]) -> bool {
     checks.iter().all(|c| c.status != Status::Fail)
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 /// What the JS host reports about itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RuntimeInfo {
+pub(crate) struct RuntimeInfo {
     /// `node` or `bun`.
     pub name: String,
     pub version: String,
@@ -17,7 +17,7 @@ pub struct RuntimeInfo {
 }
 
 /// The runtime section of the report.
-pub fn section(info: &RuntimeInfo) -> Value {
+pub(crate) fn section(info: &RuntimeInfo) -> Value {
     let binary = loaded_binary();
     json!({
         "name": info.name,
@@ -30,7 +30,7 @@ pub fn section(info: &RuntimeInfo) -> Value {
 }
 
 /// One-line summary for the `runtime` check.
-pub fn summary(info: &RuntimeInfo) -> String {
+pub(crate) fn summary(info: &RuntimeInfo) -> String {
     let binary = loaded_binary()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "unknown".to_string());
@@ -42,7 +42,7 @@ pub fn summary(info: &RuntimeInfo) -> String {
 
 /// The platform package a binary path belongs to (`…/node_modules/<pkg>/<file>.node`), or
 /// `None` for a binary next to the loader (a local build).
-pub fn package_of(path: &str) -> Option<String> {
+pub(crate) fn package_of(path: &str) -> Option<String> {
     let normalized = path.replace('\\', "/");
     let rest = &normalized[normalized.rfind("/node_modules/")? + "/node_modules/".len()..];
     let name = rest.split('/').next()?;
@@ -51,7 +51,7 @@ pub fn package_of(path: &str) -> Option<String> {
 
 /// The file this code was loaded from.
 #[cfg(unix)]
-pub fn loaded_binary() -> Option<PathBuf> {
+pub(crate) fn loaded_binary() -> Option<PathBuf> {
     let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
     let addr = loaded_binary as *const () as *const libc::c_void;
     // SAFETY: dladdr only reads the address and fills `info`; `dli_fname` points into the

@@ -12,7 +12,7 @@ use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
 
 /// A finished handshake.
-pub struct Handshake<S> {
+pub(crate) struct Handshake<S> {
     pub stream: TlsStream<S>,
     /// Leaf first, as presented.
     pub chain: Vec<CertificateDer<'static>>,
@@ -21,7 +21,7 @@ pub struct Handshake<S> {
 }
 
 /// Run the handshake over `io` for `host` (SNI for names, none for IP addresses).
-pub async fn handshake<S>(io: S, host: &str) -> Result<Handshake<S>, String>
+pub(crate) async fn handshake<S>(io: S, host: &str) -> Result<Handshake<S>, String>
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {

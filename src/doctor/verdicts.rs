@@ -9,7 +9,7 @@ const FIX_TRUST_CA: &str = "pass the CA that issued the system's certificate in 
 const FIX_TRUST_SELF: &str = "set connection.selfSigned: true (doctor: --self-signed), or pass this certificate in connection.extraCaCerts (doctor: --extra-ca <file>)";
 
 /// The `trust` check. `trust` is whether adt-ls's truststore trusts the chain.
-pub fn trust(
+pub(crate) fn trust(
     trust: &Result<(), String>,
     self_signed: bool,
     leaf_self_signed: bool,
@@ -35,7 +35,7 @@ pub fn trust(
 
 /// The `hostname` check. `name` is the leaf's match against `host` (`None`: no leaf);
 /// `sans` the leaf's subject alternative names.
-pub fn hostname(
+pub(crate) fn hostname(
     name: Option<&Result<(), String>>,
     host: &str,
     sans: &Value,
@@ -61,7 +61,7 @@ pub fn hostname(
 }
 
 /// The `reentrance` check: the status code, the I/O error, or the timeout in ms.
-pub fn reentrance(outcome: &Result<Result<u16, String>, u128>) -> Check {
+pub(crate) fn reentrance(outcome: &Result<Result<u16, String>, u128>) -> Check {
     const ID: &str = "reentrance";
     match outcome {
         Ok(Ok(401)) => Check::ok(ID, "the reentrance endpoint answers 401 without credentials (expected: logon will send them)"),

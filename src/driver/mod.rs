@@ -6,7 +6,7 @@
 //! driver owns. While running, a dead adt-ls fails every pending request within a second with
 //! its exit status and last output (docs/decisions.md#d5-2).
 
-pub mod router;
+pub(crate) mod router;
 
 use crate::discovery::version;
 use crate::kernel::error::{codes, Error, Result};
@@ -29,9 +29,9 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 /// Default for `start(timeoutMs)`.
-pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_millis(60_000);
+pub(crate) const DEFAULT_START_TIMEOUT: Duration = Duration::from_millis(60_000);
 /// Default bound on any single LSP request (docs/decisions.md#d5-3; the reference has none).
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_millis(300_000);
+pub(crate) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_millis(300_000);
 /// How long dispose waits for the killed process to exit.
 const EXIT_WAIT: Duration = Duration::from_millis(5_000);
 /// How long a closed pipe waits for the exit status before explaining itself.
@@ -39,11 +39,11 @@ const EOF_EXIT_GRACE: Duration = Duration::from_millis(750);
 /// Output chunks quoted in error messages.
 const TAIL_CHUNKS: usize = 12;
 
-pub const NOT_STARTED: &str = "AdtLsDriver not started";
-pub const ALREADY_STARTED: &str = "AdtLsDriver already started";
+pub(crate) const NOT_STARTED: &str = "AdtLsDriver not started";
+pub(crate) const ALREADY_STARTED: &str = "AdtLsDriver already started";
 
 #[derive(Clone)]
-pub struct DriverOptions {
+pub(crate) struct DriverOptions {
     /// Use this data dir (kept on dispose) instead of a fresh `<tmp>/adt-ls-<12hex>`.
     pub data_dir: Option<PathBuf>,
     pub extra_env: Vec<(String, String)>,
@@ -82,6 +82,7 @@ struct Session {
     conn: Connection,
     child: Arc<child::ChildProcess>,
     _pipe_guard: PipeGuard,
+    #[cfg_attr(not(test), allow(dead_code))] // read by the tests
     pipe_address: String,
     socket_dir: Option<PathBuf>,
     data_dir: PathBuf,
@@ -107,12 +108,12 @@ struct Inner {
 }
 
 #[derive(Clone)]
-pub struct Driver {
+pub(crate) struct Driver {
     inner: Arc<Inner>,
 }
 
 impl Driver {
-    pub fn new(bin_path: PathBuf, opts: DriverOptions) -> Driver {
+    pub(crate) fn new(bin_path: PathBuf, opts: DriverOptions) -> Driver {
         let (start_idle, _) = watch::channel(false);
         Driver {
             inner: Arc::new(Inner {
@@ -125,58 +126,67 @@ impl Driver {
         }
     }
 
-    pub fn bin_path(&self) -> &PathBuf {
+    #[cfg(test)]
+    pub(crate) fn bin_path(&self) -> &PathBuf {
         &self.inner.bin_path
     }
 
     /// Add or replace the handler for a server->client request; effective at once.
-    pub fn set_request_handler(&self, method: &str, handler: Arc<dyn ServerRequestHandler>) {
+    pub(crate) fn set_request_handler(&self, method: &str, handler: Arc<dyn ServerRequestHandler>) {
         self.inner.router.set_handler(method, handler);
     }
 
     /// Listen to a server notification (for example `adtLs/destinations/logonStateChanged`);
     /// the id removes the listener again. Works before `start()`.
-    pub fn add_notification_listener(&self, method: &str, listener: NotificationListener) -> u64 {
+    pub(crate) fn add_notification_listener(
+        &self,
+        method: &str,
+        listener: NotificationListener,
+    ) -> u64 {
         self.inner.router.add_listener(method, listener)
     }
 
     /// Remove a listener added with [`Driver::add_notification_listener`].
-    pub fn remove_notification_listener(&self, method: &str, id: u64) -> bool {
+    pub(crate) fn remove_notification_listener(&self, method: &str, id: u64) -> bool {
         self.inner.router.remove_listener(method, id)
     }
 
     /// The `initialize` result while started.
-    pub fn initialize_result(&self) -> Option<Value> {
+    pub(crate) fn initialize_result(&self) -> Option<Value> {
         self.session().map(|s| s.initialize_result.clone())
     }
 
+    #[cfg(test)]
     /// The data dir of the running process.
-    pub fn data_dir(&self) -> Option<PathBuf> {
+    pub(crate) fn data_dir(&self) -> Option<PathBuf> {
         self.session().map(|s| s.data_dir.clone())
     }
 
+    #[cfg(test)]
     /// The `--pipe=` address of the running process.
-    pub fn pipe_address(&self) -> Option<String> {
+    pub(crate) fn pipe_address(&self) -> Option<String> {
         self.session().map(|s| s.pipe_address.clone())
     }
 
     /// The exit status of the running process, `None` until it exits (while started).
-    pub fn exit_watch(&self) -> Option<watch::Receiver<Option<child::ExitInfo>>> {
+    pub(crate) fn exit_watch(&self) -> Option<watch::Receiver<Option<child::ExitInfo>>> {
         self.session().map(|s| s.child.exit_watch())
     }
 
+    #[cfg(test)]
     /// The child's pid while started.
-    pub fn pid(&self) -> Option<u32> {
+    pub(crate) fn pid(&self) -> Option<u32> {
         self.session().map(|s| s.child.pid())
     }
 
     /// The wire trace of the running session, when one is on.
-    pub fn tracer(&self) -> Option<Arc<Tracer>> {
+    pub(crate) fn tracer(&self) -> Option<Arc<Tracer>> {
         self.session().and_then(|s| s.tracer.clone())
     }
 
+    #[cfg(test)]
     /// True while started and the connection is open.
-    pub fn is_alive(&self) -> bool {
+    pub(crate) fn is_alive(&self) -> bool {
         self.session().is_some_and(|s| s.conn.is_open())
     }
 
@@ -191,8 +201,9 @@ impl Driver {
         self.inner.phase.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    #[cfg(test)]
     /// Send a request; bounded by `timeout` or the driver's default request timeout.
-    pub async fn send_request(
+    pub(crate) async fn send_request(
         &self,
         method: &str,
         params: Option<Value>,
@@ -203,7 +214,7 @@ impl Driver {
 
     /// Put a request on the wire now (calls keep their order) and return the wait for its
     /// response as an owned future.
-    pub fn request(
+    pub(crate) fn request(
         &self,
         method: &str,
         params: Option<Value>,
@@ -245,7 +256,7 @@ impl Driver {
 
     /// [`Driver::request`] with params and result as JSON text (nothing is parsed on the way:
     /// the path for callers that hand JSON through, like the JS `sendRequest`).
-    pub fn request_raw(
+    pub(crate) fn request_raw(
         &self,
         method: &str,
         params: Option<RawJson>,
@@ -265,7 +276,7 @@ impl Driver {
     /// [`Driver::request_raw`] without a future: the request goes on the wire now and `done`
     /// gets its outcome (exactly once, on whichever thread sees it), so no task waits per
     /// request.
-    pub fn request_raw_then(
+    pub(crate) fn request_raw_then(
         &self,
         method: &str,
         params: Option<RawJson>,
@@ -286,12 +297,17 @@ impl Driver {
         }
     }
 
-    pub async fn send_notification(&self, method: &str, params: Option<Value>) -> Result<()> {
+    #[cfg(test)]
+    pub(crate) async fn send_notification(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<()> {
         self.notification(method, params).await
     }
 
     /// Put a notification on the wire now; the future resolves once it is written.
-    pub fn notification(
+    pub(crate) fn notification(
         &self,
         method: &str,
         params: Option<Value>,
@@ -312,7 +328,10 @@ impl Driver {
 
     /// Start adt-ls and complete the LSP handshake within `timeout` per phase. The
     /// "already started" guard is checked at the call, before the returned future runs.
-    pub fn start(&self, timeout: Duration) -> impl Future<Output = Result<Value>> + Send + 'static {
+    pub(crate) fn start(
+        &self,
+        timeout: Duration,
+    ) -> impl Future<Output = Result<Value>> + Send + 'static {
         let (cancel_tx, cancel_rx) = watch::channel(false);
         let claimed = {
             let mut phase = self.lock();
@@ -505,7 +524,7 @@ impl Driver {
 
     /// Stop everything. Idempotent; after it the driver can be started again. The driver
     /// counts as not started from the call on; the returned future does the teardown.
-    pub fn dispose(&self) -> impl Future<Output = ()> + Send + 'static {
+    pub(crate) fn dispose(&self) -> impl Future<Output = ()> + Send + 'static {
         let previous = std::mem::replace(&mut *self.lock(), Phase::Idle);
         if let Phase::Started(session) = &previous {
             // Pending requests fail at once, before any await.
@@ -531,7 +550,7 @@ impl Driver {
     }
 
     /// Release JS-held handlers (call when the owner is done with the driver).
-    pub fn clear_handlers(&self) {
+    pub(crate) fn clear_handlers(&self) {
         self.inner.router.clear_handlers();
     }
 }

@@ -16,15 +16,15 @@ const PROGRESS: &str = "$/progress";
 
 /// A handler for one server->client request method. `Err(message)` is answered as a
 /// JSON-RPC error `Request <method> failed with message: <message>`.
-pub trait ServerRequestHandler: Send + Sync + 'static {
+pub(crate) trait ServerRequestHandler: Send + Sync + 'static {
     fn handle(&self, params: Option<Value>) -> BoxFuture<Result<Value, String>>;
 }
 
 /// A listener for one server notification method.
-pub type NotificationListener = Arc<dyn Fn(Option<Value>) + Send + Sync>;
+pub(crate) type NotificationListener = Arc<dyn Fn(Option<Value>) + Send + Sync>;
 
 #[derive(Default)]
-pub struct Router {
+pub(crate) struct Router {
     handlers: RwLock<HashMap<String, Arc<dyn ServerRequestHandler>>>,
     listeners: RwLock<HashMap<String, Vec<(u64, NotificationListener)>>>,
     next_listener: AtomicU64,
@@ -33,7 +33,7 @@ pub struct Router {
 }
 
 /// Unregisters a progress token when the request is over (dropped with its future).
-pub struct ProgressRoute {
+pub(crate) struct ProgressRoute {
     router: Arc<Router>,
     token: String,
 }
@@ -47,20 +47,21 @@ impl Drop for ProgressRoute {
 }
 
 impl Router {
-    pub fn set_handler(&self, method: &str, handler: Arc<dyn ServerRequestHandler>) {
+    pub(crate) fn set_handler(&self, method: &str, handler: Arc<dyn ServerRequestHandler>) {
         if let Ok(mut map) = self.handlers.write() {
             map.insert(method.to_string(), handler);
         }
     }
 
-    pub fn remove_handler(&self, method: &str) {
+    #[cfg(test)]
+    pub(crate) fn remove_handler(&self, method: &str) {
         if let Ok(mut map) = self.handlers.write() {
             map.remove(method);
         }
     }
 
     /// Drop every handler (releases the JS callbacks they hold).
-    pub fn clear_handlers(&self) {
+    pub(crate) fn clear_handlers(&self) {
         if let Ok(mut map) = self.handlers.write() {
             map.clear();
         }
@@ -70,7 +71,7 @@ impl Router {
     }
 
     /// Add a listener; the id removes it again ([`Router::remove_listener`]).
-    pub fn add_listener(&self, method: &str, listener: NotificationListener) -> u64 {
+    pub(crate) fn add_listener(&self, method: &str, listener: NotificationListener) -> u64 {
         let id = self.next_listener.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut map) = self.listeners.write() {
             map.entry(method.to_string())
@@ -81,7 +82,7 @@ impl Router {
     }
 
     /// Remove the listener `id` added for `method`; false when it was not there.
-    pub fn remove_listener(&self, method: &str, id: u64) -> bool {
+    pub(crate) fn remove_listener(&self, method: &str, id: u64) -> bool {
         let Ok(mut map) = self.listeners.write() else {
             return false;
         };
@@ -98,7 +99,11 @@ impl Router {
     }
 
     /// Route `$/progress` with `token` to `sink` until the returned guard is dropped.
-    pub fn route_progress(self: &Arc<Self>, token: String, sink: Arc<Sink>) -> ProgressRoute {
+    pub(crate) fn route_progress(
+        self: &Arc<Self>,
+        token: String,
+        sink: Arc<Sink>,
+    ) -> ProgressRoute {
         if let Ok(mut map) = self.progress.lock() {
             map.insert(token.clone(), sink);
         }
@@ -124,7 +129,7 @@ impl Router {
 }
 
 /// The default answer for a method without a handler.
-pub fn default_answer(method: &str, params: Option<&Value>) -> Value {
+pub(crate) fn default_answer(method: &str, params: Option<&Value>) -> Value {
     if method == "workspace/configuration" {
         let items = params
             .and_then(|p| p.get("items"))

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 /// What a caller passed, as much as a message shows of it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Received {
+pub(crate) enum Received {
     Undefined,
     Null,
     Bool(bool),
@@ -28,7 +28,7 @@ const MAX_SHOWN: usize = 40;
 
 impl Received {
     /// The description of a JSON value (an argument that already crossed as JSON).
-    pub fn of_json(value: Option<&Value>) -> Self {
+    pub(crate) fn of_json(value: Option<&Value>) -> Self {
         match value {
             None => Received::Undefined,
             Some(Value::Null) => Received::Null,
@@ -41,7 +41,7 @@ impl Received {
     }
 
     /// `number (123)`, `string ('CLAS/OC')`, `undefined`, `an instance of Array`, ...
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Received::Str(s) => {
                 let redacted = crate::kernel::redact::redact(s);
@@ -60,7 +60,7 @@ impl Received {
     }
 
     /// The type alone, for values that must not be shown (passwords, tokens).
-    pub fn kind(&self) -> String {
+    pub(crate) fn kind(&self) -> String {
         match self {
             Received::Undefined => "undefined".into(),
             Received::Null => "null".into(),
@@ -75,8 +75,9 @@ impl Received {
         }
     }
 
+    #[cfg(test)]
     /// True for `undefined` and `null` (what `??` treats as "not given").
-    pub fn is_nullish(&self) -> bool {
+    pub(crate) fn is_nullish(&self) -> bool {
         matches!(self, Received::Undefined | Received::Null)
     }
 }
@@ -86,7 +87,7 @@ fn message(path: &str, expected: &str, received: &str) -> String {
 }
 
 /// `ERR_INVALID_ARG_TYPE`: `path` must be `expected` (`a string`, `an object`, ...).
-pub fn type_error(path: &str, expected: &str, got: &Received) -> Error {
+pub(crate) fn type_error(path: &str, expected: &str, got: &Received) -> Error {
     Error::coded(
         codes::INVALID_ARG_TYPE,
         message(path, expected, &got.describe()),
@@ -94,7 +95,7 @@ pub fn type_error(path: &str, expected: &str, got: &Received) -> Error {
 }
 
 /// As [`type_error`] for a secret: only the type of what was given is shown.
-pub fn secret_type_error(path: &str, expected: &str, got: &Received) -> Error {
+pub(crate) fn secret_type_error(path: &str, expected: &str, got: &Received) -> Error {
     Error::coded(
         codes::INVALID_ARG_TYPE,
         message(path, expected, &got.kind()),
@@ -102,7 +103,7 @@ pub fn secret_type_error(path: &str, expected: &str, got: &Received) -> Error {
 }
 
 /// `ERR_INVALID_ARG_VALUE`: the right type with a value that is not accepted.
-pub fn value_error(path: &str, expected: &str, got: &Received) -> Error {
+pub(crate) fn value_error(path: &str, expected: &str, got: &Received) -> Error {
     Error::coded(
         codes::INVALID_ARG_VALUE,
         message(path, expected, &got.describe()),
@@ -110,7 +111,7 @@ pub fn value_error(path: &str, expected: &str, got: &Received) -> Error {
 }
 
 /// `ERR_OUT_OF_RANGE`: a number outside `expected`.
-pub fn range_error(path: &str, expected: &str, got: &Received) -> Error {
+pub(crate) fn range_error(path: &str, expected: &str, got: &Received) -> Error {
     Error::coded(
         codes::OUT_OF_RANGE,
         message(path, expected, &got.describe()),
@@ -118,7 +119,7 @@ pub fn range_error(path: &str, expected: &str, got: &Received) -> Error {
 }
 
 /// True for the codes of argument errors (they become `TypeError`/`RangeError` in JS).
-pub fn is_argument_code(code: &str) -> bool {
+pub(crate) fn is_argument_code(code: &str) -> bool {
     matches!(
         code,
         codes::INVALID_ARG | codes::INVALID_ARG_TYPE | codes::INVALID_ARG_VALUE
@@ -126,13 +127,13 @@ pub fn is_argument_code(code: &str) -> bool {
 }
 
 /// A port number: an integer from 1 to 65535.
-pub fn port(path: &str, n: f64) -> Result<u16, Error> {
+pub(crate) fn port(path: &str, n: f64) -> Result<u16, Error> {
     port_from(path, n, 1)
 }
 
 /// A port number from `min` to 65535 (`0` where the peer decides what it means, as adt-ls's
 /// `startMCPServer` does with its own range message).
-pub fn port_from(path: &str, n: f64, min: u16) -> Result<u16, Error> {
+pub(crate) fn port_from(path: &str, n: f64, min: u16) -> Result<u16, Error> {
     if n.fract() == 0.0 && (f64::from(min)..=65535.0).contains(&n) {
         return Ok(n as u16);
     }
@@ -162,7 +163,7 @@ pub(crate) fn adt_ls_port(path: &str, n: f64) -> Result<u16, Error> {
 }
 
 /// A count: an integer from `min` to 2^31-1.
-pub fn count(path: &str, n: f64, min: f64) -> Result<u32, Error> {
+pub(crate) fn count(path: &str, n: f64, min: f64) -> Result<u32, Error> {
     if n.fract() == 0.0 && n >= min && n <= 2_147_483_647.0 {
         return Ok(n as u32);
     }

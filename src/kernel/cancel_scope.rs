@@ -13,12 +13,12 @@ tokio::task_local! {
 /// Run `fut` so that requests it leaves unanswered when dropped are cancelled on the wire.
 /// Dropping the returned future drops `fut` inside the scope (tokio's task-local futures
 /// drop their inner future with the value set), so the drop guards see it.
-pub fn cancellable<F: Future>(fut: F) -> impl Future<Output = F::Output> {
+pub(crate) fn cancellable<F: Future>(fut: F) -> impl Future<Output = F::Output> {
     CANCEL_ON_DROP.scope((), fut)
 }
 
 /// True inside [`cancellable`] (while polling or dropping its future).
-pub fn active() -> bool {
+pub(crate) fn active() -> bool {
     CANCEL_ON_DROP.try_with(|_| ()).is_ok()
 }
 

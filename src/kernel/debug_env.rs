@@ -8,11 +8,11 @@
 use regex::Regex;
 
 /// The root namespace; every area logs as `adt-ls-native:<area>`.
-pub const ROOT: &str = "adt-ls-native";
+pub(crate) const ROOT: &str = "adt-ls-native";
 
 /// Where a log line comes from (derived from the emitting module, see [`Area::of_file`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Area {
+pub(crate) enum Area {
     Lsp,
     Mcp,
     Auth,
@@ -22,7 +22,7 @@ pub enum Area {
 }
 
 impl Area {
-    pub const ALL: [Area; 6] = [
+    pub(crate) const ALL: [Area; 6] = [
         Area::Lsp,
         Area::Mcp,
         Area::Auth,
@@ -31,7 +31,7 @@ impl Area {
         Area::Client,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Area::Lsp => "lsp",
             Area::Mcp => "mcp",
@@ -43,7 +43,7 @@ impl Area {
     }
 
     /// `adt-ls-native:<area>`.
-    pub fn namespace(self) -> String {
+    pub(crate) fn namespace(self) -> String {
         format!("{ROOT}:{}", self.name())
     }
 
@@ -51,7 +51,7 @@ impl Area {
     /// `lsp/` and `driver/` are LSP, `mcp/`, `federated.rs` and `js/mcp.rs` MCP, `auth/`
     /// auth, `tls/` TLS, `process/` and `discovery.rs` the adt-ls process, the rest the
     /// client.
-    pub fn of_file(file: &str) -> Area {
+    pub(crate) fn of_file(file: &str) -> Area {
         let file = file.replace('\\', "/");
         let rel = file.rsplit_once("src/").map_or(file.as_str(), |(_, r)| r);
         let dir = rel.split('/').next().unwrap_or("");
@@ -69,14 +69,14 @@ impl Area {
 
 /// A parsed `DEBUG` value.
 #[derive(Debug, Clone)]
-pub struct DebugPatterns {
+pub(crate) struct DebugPatterns {
     names: Vec<Regex>,
     skips: Vec<Regex>,
 }
 
 impl DebugPatterns {
     /// Parse a `DEBUG` value; `None` when it names nothing.
-    pub fn parse(value: &str) -> Option<DebugPatterns> {
+    pub(crate) fn parse(value: &str) -> Option<DebugPatterns> {
         let mut names = Vec::new();
         let mut skips = Vec::new();
         for part in value
@@ -99,7 +99,7 @@ impl DebugPatterns {
     }
 
     /// The `debug` package's `enabled(namespace)`: excluded wins, then any name matches.
-    pub fn enabled(&self, namespace: &str) -> bool {
+    pub(crate) fn enabled(&self, namespace: &str) -> bool {
         if self.skips.iter().any(|re| re.is_match(namespace)) {
             return false;
         }
@@ -108,7 +108,7 @@ impl DebugPatterns {
 
     /// Whether `area` logs: its own namespace is enabled, or the root `adt-ls-native` is and
     /// the area's namespace is not excluded.
-    pub fn area_enabled(&self, area: Area) -> bool {
+    pub(crate) fn area_enabled(&self, area: Area) -> bool {
         let ns = area.namespace();
         if self.skips.iter().any(|re| re.is_match(&ns)) {
             return false;
@@ -117,14 +117,14 @@ impl DebugPatterns {
     }
 
     /// True when no area would ever log (the value names only other libraries).
-    pub fn is_silent(&self) -> bool {
+    pub(crate) fn is_silent(&self) -> bool {
         !Area::ALL.iter().any(|a| self.area_enabled(*a))
     }
 }
 
 /// One stderr line per message line, like `debug` writes when stderr is not a TTY:
 /// `<ISO time> adt-ls-native:<area> <level> <text>`.
-pub fn format_lines(timestamp: &str, area: Area, level: &str, message: &str) -> String {
+pub(crate) fn format_lines(timestamp: &str, area: Area, level: &str, message: &str) -> String {
     let ns = area.namespace();
     let mut out = String::new();
     for line in message.lines() {

@@ -45,7 +45,7 @@ pub struct Extra {
     pub details: Vec<(&'static str, Value)>,
 }
 
-pub type Result<T> = std::result::Result<T, Error>;
+pub(crate) type Result<T> = std::result::Result<T, Error>;
 
 /// Well-known string codes.
 pub mod codes {
@@ -225,7 +225,7 @@ impl From<std::io::Error> for Error {
 }
 
 /// Node-style errno name for an I/O error, where one is obvious.
-pub fn io_error_code(e: &std::io::Error) -> Option<&'static str> {
+pub(crate) fn io_error_code(e: &std::io::Error) -> Option<&'static str> {
     use std::io::ErrorKind::*;
     Some(match e.kind() {
         NotFound => "ENOENT",

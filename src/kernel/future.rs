@@ -5,4 +5,4 @@ use std::future::Future;
 use std::pin::Pin;
 
 /// A heap-allocated future that may move between threads.
-pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;

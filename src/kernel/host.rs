@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct HostEnv {
+pub(crate) struct HostEnv {
     /// The full environment children inherit (`process.env`); `None` means the OS's.
     pub vars: Option<Vec<(String, String)>>,
     pub home: Option<PathBuf>,
@@ -19,7 +19,7 @@ pub struct HostEnv {
 
 impl HostEnv {
     /// The OS view (what a process without JS would see).
-    pub fn from_os() -> HostEnv {
+    pub(crate) fn from_os() -> HostEnv {
         HostEnv {
             vars: None,
             home: dirs::home_dir(),
@@ -29,7 +29,7 @@ impl HostEnv {
     }
 
     /// An environment variable: from `vars` when captured, else from the OS.
-    pub fn var(&self, name: &str) -> Option<String> {
+    pub(crate) fn var(&self, name: &str) -> Option<String> {
         match &self.vars {
             Some(vars) => vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()),
             None => std::env::var(name).ok(),
@@ -37,13 +37,13 @@ impl HostEnv {
     }
 
     /// `os.tmpdir()`.
-    pub fn temp_dir(&self) -> PathBuf {
+    pub(crate) fn temp_dir(&self) -> PathBuf {
         self.temp_dir.clone().unwrap_or_else(std::env::temp_dir)
     }
 
     /// Node's `os.tmpdir()` rule over an environment: `TMPDIR`, `TMP`, `TEMP` (POSIX), or
     /// `TEMP`, `TMP`, `%SystemRoot%\temp` (Windows); a trailing separator is dropped.
-    pub fn node_tmpdir(vars: &[(String, String)]) -> PathBuf {
+    pub(crate) fn node_tmpdir(vars: &[(String, String)]) -> PathBuf {
         let get = |k: &str| {
             vars.iter()
                 .find(|(n, v)| n == k && !v.is_empty())

@@ -3,12 +3,12 @@
 
 use serde_json::{json, Value};
 
-pub const PACKAGE_NAME: &str = "adt-ls-native";
-pub const PACKAGE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const PACKAGE_NAME: &str = "adt-ls-native";
+pub(crate) const PACKAGE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A `{name, version}` pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClientInfo {
+pub(crate) struct ClientInfo {
     pub name: String,
     pub version: String,
 }
@@ -23,7 +23,7 @@ impl Default for ClientInfo {
 }
 
 impl ClientInfo {
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         json!({"name": self.name, "version": self.version})
     }
 }

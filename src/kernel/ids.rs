@@ -4,14 +4,14 @@
 use crate::kernel::error::{Error, Result};
 
 /// `n` random bytes as lowercase hex.
-pub fn random_hex(bytes: usize) -> Result<String> {
+pub(crate) fn random_hex(bytes: usize) -> Result<String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| Error::new(format!("no randomness available: {e}")))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The 12-hex id used in pipe and data-dir names.
-pub fn short_id() -> Result<String> {
+pub(crate) fn short_id() -> Result<String> {
     random_hex(6)
 }
 

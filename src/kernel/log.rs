@@ -14,7 +14,7 @@ use std::panic::Location;
 use std::sync::{Arc, RwLock};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
+pub(crate) enum Level {
     Debug,
     Info,
     Warn,
@@ -22,7 +22,7 @@ pub enum Level {
 }
 
 impl Level {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Level::Debug => "debug",
             Level::Info => "info",
@@ -33,14 +33,14 @@ impl Level {
 }
 
 /// Receives every log line the engine emits (already redacted).
-pub trait Sink: Send + Sync {
+pub(crate) trait Sink: Send + Sync {
     fn log(&self, level: Level, message: String);
 }
 
 static SINK: RwLock<Option<Arc<dyn Sink>>> = RwLock::new(None);
 
 /// Install (or with `None`, remove) the process-global sink.
-pub fn set_sink(sink: Option<Arc<dyn Sink>>) {
+pub(crate) fn set_sink(sink: Option<Arc<dyn Sink>>) {
     if let Ok(mut slot) = SINK.write() {
         *slot = sink;
     }
@@ -49,7 +49,7 @@ pub fn set_sink(sink: Option<Arc<dyn Sink>>) {
 static DEBUG: RwLock<Option<Arc<DebugPatterns>>> = RwLock::new(None);
 
 /// Install (or with `None`, remove) the `DEBUG` patterns used while no sink is installed.
-pub fn set_debug(patterns: Option<DebugPatterns>) {
+pub(crate) fn set_debug(patterns: Option<DebugPatterns>) {
     if let Ok(mut slot) = DEBUG.write() {
         *slot = patterns.filter(|p| !p.is_silent()).map(Arc::new);
     }
@@ -57,7 +57,7 @@ pub fn set_debug(patterns: Option<DebugPatterns>) {
 
 /// Emit one line at `level`.
 #[track_caller]
-pub fn log(level: Level, message: impl AsRef<str>) {
+pub(crate) fn log(level: Level, message: impl AsRef<str>) {
     let sink = match SINK.read() {
         Ok(slot) => slot.clone(),
         Err(_) => None,
@@ -97,26 +97,27 @@ pub(crate) fn timestamp() -> String {
 }
 
 #[track_caller]
-pub fn debug(message: impl AsRef<str>) {
+pub(crate) fn debug(message: impl AsRef<str>) {
     log(Level::Debug, message)
 }
 #[track_caller]
-pub fn info(message: impl AsRef<str>) {
+pub(crate) fn info(message: impl AsRef<str>) {
     log(Level::Info, message)
 }
 #[track_caller]
-pub fn warn(message: impl AsRef<str>) {
+pub(crate) fn warn(message: impl AsRef<str>) {
     log(Level::Warn, message)
 }
+#[cfg(test)]
 #[track_caller]
-pub fn error(message: impl AsRef<str>) {
+pub(crate) fn error(message: impl AsRef<str>) {
     log(Level::Error, message)
 }
 
 /// One process-wide capture for tests: every test module that inspects log lines uses this
 /// sink, so installing it from several modules can never steal another module's lines.
 #[cfg(test)]
-pub mod testing {
+pub(crate) mod testing {
     use super::{set_sink, Level, Sink};
     use std::sync::{Arc, Mutex, OnceLock};
 
@@ -141,17 +142,17 @@ pub mod testing {
     }
 
     /// Start capturing (idempotent).
-    pub fn capture_logs() {
+    pub(crate) fn capture_logs() {
         capture();
     }
 
     /// Every line captured so far in this test process.
-    pub fn lines() -> Vec<(Level, String)> {
+    pub(crate) fn lines() -> Vec<(Level, String)> {
         capture().0.lock().map(|l| l.clone()).unwrap_or_default()
     }
 
     /// Captured lines at `level` that contain `needle`.
-    pub fn logged(level: Level, needle: &str) -> Vec<String> {
+    pub(crate) fn logged(level: Level, needle: &str) -> Vec<String> {
         lines()
             .into_iter()
             .filter(|(l, m)| *l == level && m.contains(needle))
@@ -160,7 +161,7 @@ pub mod testing {
     }
 
     /// Every captured message.
-    pub fn all_logged() -> Vec<String> {
+    pub(crate) fn all_logged() -> Vec<String> {
         lines().into_iter().map(|(_, m)| m).collect()
     }
 }

@@ -9,12 +9,12 @@ use crate::kernel::log::Level;
 use std::collections::VecDeque;
 
 /// Lines that may wait for the JS thread.
-pub const MAX_QUEUED_LINES: usize = 10_000;
+pub(crate) const MAX_QUEUED_LINES: usize = 10_000;
 /// Bytes of lines that may wait for the JS thread.
-pub const MAX_QUEUED_BYTES: usize = 4 * 1024 * 1024;
+pub(crate) const MAX_QUEUED_BYTES: usize = 4 * 1024 * 1024;
 
 /// Lines waiting for the JS thread, and how many were dropped since the last delivery.
-pub struct LineQueue {
+pub(crate) struct LineQueue {
     lines: VecDeque<(Level, String)>,
     bytes: usize,
     dropped: usize,
@@ -27,7 +27,7 @@ impl Default for LineQueue {
 }
 
 impl LineQueue {
-    pub const fn new() -> LineQueue {
+    pub(crate) const fn new() -> LineQueue {
         LineQueue {
             lines: VecDeque::new(),
             bytes: 0,
@@ -36,7 +36,7 @@ impl LineQueue {
     }
 
     /// Keep `message` unless the queue is full (a single line is always kept).
-    pub fn push(&mut self, level: Level, message: String) {
+    pub(crate) fn push(&mut self, level: Level, message: String) {
         let full = self.lines.len() >= MAX_QUEUED_LINES
             || (!self.lines.is_empty() && self.bytes + message.len() > MAX_QUEUED_BYTES);
         if full {
@@ -48,7 +48,7 @@ impl LineQueue {
     }
 
     /// Everything queued, followed by the warning about dropped lines if any were.
-    pub fn take(&mut self) -> Vec<(Level, String)> {
+    pub(crate) fn take(&mut self) -> Vec<(Level, String)> {
         let mut batch: Vec<(Level, String)> = self.lines.drain(..).collect();
         self.bytes = 0;
         let dropped = std::mem::take(&mut self.dropped);

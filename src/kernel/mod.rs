@@ -3,18 +3,18 @@
 //! `DEBUG` switch, per-call progress, random ids, the captured host environment and the
 //! boxed-future alias. Nothing here imports any other part of the crate.
 
-pub mod arg_error;
-pub mod cancel_scope;
-pub mod debug_env;
-pub mod error;
-pub mod future;
-pub mod host;
-pub mod identity;
-pub mod ids;
-pub mod log;
-pub mod log_queue;
-pub mod progress;
-pub mod redact;
+pub(crate) mod arg_error;
+pub(crate) mod cancel_scope;
+pub(crate) mod debug_env;
+pub(crate) mod error;
+pub(crate) mod future;
+pub(crate) mod host;
+pub(crate) mod identity;
+pub(crate) mod ids;
+pub(crate) mod log;
+pub(crate) mod log_queue;
+pub(crate) mod progress;
+pub(crate) mod redact;
 
 #[cfg(test)]
 pub(crate) mod test_skip;

@@ -13,7 +13,7 @@ use tokio::task::futures::TaskLocalFuture;
 
 /// One progress report: `progress` out of `total` (when known), and a message.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Report {
+pub(crate) struct Report {
     pub progress: f64,
     pub total: Option<f64>,
     pub message: Option<String>,
@@ -21,7 +21,7 @@ pub struct Report {
 
 impl Report {
     /// `{ progress, total?, message? }`.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut out = Map::new();
         out.insert("progress".into(), Value::from(self.progress));
         if let Some(t) = self.total {
@@ -34,7 +34,7 @@ impl Report {
     }
 
     /// MCP `notifications/progress` params: `{progressToken, progress, total?, message?}`.
-    pub fn from_mcp(params: &Value) -> Option<Report> {
+    pub(crate) fn from_mcp(params: &Value) -> Option<Report> {
         Some(Report {
             progress: params.get("progress")?.as_f64()?,
             total: params.get("total").and_then(Value::as_f64),
@@ -45,7 +45,7 @@ impl Report {
     /// LSP `$/progress` value (`WorkDoneProgressBegin/Report/End`): `percentage` becomes
     /// `progress` of `total: 100`; `begin` without one is 0, `end` is 100 of 100; the message
     /// is `message`, else the `begin` title.
-    pub fn from_lsp(value: &Value) -> Option<Report> {
+    pub(crate) fn from_lsp(value: &Value) -> Option<Report> {
         let kind = value.get("kind").and_then(Value::as_str)?;
         let percentage = value.get("percentage").and_then(Value::as_f64);
         let message = text(value, "message").or_else(|| text(value, "title"));
@@ -77,13 +77,13 @@ fn text(v: &Value, key: &str) -> Option<String> {
 }
 
 /// Where one call's reports go, and the tokens it handed out.
-pub struct Sink {
+pub(crate) struct Sink {
     deliver: Box<dyn Fn(Report) + Send + Sync>,
     tokens: Mutex<Vec<String>>,
 }
 
 impl Sink {
-    pub fn new(deliver: impl Fn(Report) + Send + Sync + 'static) -> Arc<Sink> {
+    pub(crate) fn new(deliver: impl Fn(Report) + Send + Sync + 'static) -> Arc<Sink> {
         Arc::new(Sink {
             deliver: Box::new(deliver),
             tokens: Mutex::new(Vec::new()),
@@ -91,7 +91,7 @@ impl Sink {
     }
 
     /// A fresh token for one request of this call.
-    pub fn issue_token(&self) -> String {
+    pub(crate) fn issue_token(&self) -> String {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         let token = format!(
             "adt-ls-native-progress-{}",
@@ -104,14 +104,14 @@ impl Sink {
     }
 
     /// True for a token this sink issued.
-    pub fn owns(&self, token: &str) -> bool {
+    pub(crate) fn owns(&self, token: &str) -> bool {
         self.tokens
             .lock()
             .map(|t| t.iter().any(|x| x == token))
             .unwrap_or(false)
     }
 
-    pub fn report(&self, report: Report) {
+    pub(crate) fn report(&self, report: Report) {
         (self.deliver)(report);
     }
 }
@@ -121,13 +121,13 @@ tokio::task_local! {
 }
 
 /// The sink of the call being polled, if it asked for progress.
-pub fn current() -> Option<Arc<Sink>> {
+pub(crate) fn current() -> Option<Arc<Sink>> {
     CURRENT.try_with(Arc::clone).ok()
 }
 
 /// Run `start` (the synchronous part of a call, which may send its first request) and the
 /// future it returns with `sink` as the current sink.
-pub fn scoped<F, Fut>(sink: Arc<Sink>, start: F) -> TaskLocalFuture<Arc<Sink>, Fut>
+pub(crate) fn scoped<F, Fut>(sink: Arc<Sink>, start: F) -> TaskLocalFuture<Arc<Sink>, Fut>
 where
     F: FnOnce() -> Fut,
     Fut: Future,
@@ -137,7 +137,7 @@ where
 }
 
 /// A token as a string key (`$/progress` tokens may be numbers).
-pub fn token_key(token: &Value) -> Option<String> {
+pub(crate) fn token_key(token: &Value) -> Option<String> {
     match token {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),

@@ -18,7 +18,7 @@ fn registry() -> &'static Mutex<Vec<String>> {
 }
 
 /// Remember a secret so that it is masked wherever it appears later.
-pub fn register(secret: &str) {
+pub(crate) fn register(secret: &str) {
     if secret.len() < MIN_SECRET_LEN {
         return;
     }
@@ -39,7 +39,7 @@ fn url_userinfo() -> Option<&'static Regex> {
 }
 
 /// Mask every registered secret and every URL userinfo in `text`.
-pub fn redact(text: &str) -> String {
+pub(crate) fn redact(text: &str) -> String {
     let mut out = match url_userinfo() {
         Some(re) if text.contains("://") => re.replace_all(text, "${1}***@").into_owned(),
         _ => text.to_string(),

@@ -16,7 +16,7 @@ fn report_path() -> std::path::PathBuf {
 }
 
 /// Record that the running test is skipped for `reason`; the caller then returns.
-pub fn skip(reason: &str) {
+pub(crate) fn skip(reason: &str) {
     let thread = std::thread::current();
     let test = thread.name().unwrap_or("unnamed test");
     let line = format!("{test}\t{reason}\n");
@@ -35,7 +35,7 @@ pub fn skip(reason: &str) {
 }
 
 /// Whether `tool` runs (`tool probe_arg`); when it does not, the test is recorded as skipped.
-pub fn tool_available(tool: &str, probe_arg: &str) -> bool {
+pub(crate) fn tool_available(tool: &str, probe_arg: &str) -> bool {
     let ok = std::process::Command::new(tool)
         .arg(probe_arg)
         .stdout(std::process::Stdio::null())

@@ -40,7 +40,7 @@ use crate::kernel::future::BoxFuture;
 
 /// Answers server->client requests. `Err(message)` becomes the JSON-RPC error
 /// `Request <method> failed with message: <message>` (code -32603), as vscode-jsonrpc words it.
-pub trait RequestRouter: Send + Sync + 'static {
+pub(crate) trait RequestRouter: Send + Sync + 'static {
     fn route(
         &self,
         method: &str,
@@ -49,14 +49,14 @@ pub trait RequestRouter: Send + Sync + 'static {
 }
 
 /// Receives server notifications; the default is to drop them, as the reference does.
-pub trait NotificationSink: Send + Sync + 'static {
+pub(crate) trait NotificationSink: Send + Sync + 'static {
     fn notify(&self, method: &str, params: Option<Value>);
 }
 
 /// Why the stream ended, as the owner of the connection explains it (for example
 /// "adt-ls exited (code 13)" plus the last stderr lines).
 #[derive(Debug, Clone)]
-pub struct CloseReason {
+pub(crate) struct CloseReason {
     pub summary: String,
     pub detail: String,
     /// The error code pending and later requests get: [`codes::CONNECTION_CLOSED`] when the
@@ -80,7 +80,7 @@ impl CloseReason {
     }
 
     /// The reason for ending the connection after a framing violation.
-    pub fn framing(e: &framing::FramingError) -> CloseReason {
+    pub(crate) fn framing(e: &framing::FramingError) -> CloseReason {
         CloseReason {
             summary: format!("adt-ls broke the LSP framing ({e}); the connection was closed"),
             detail: String::new(),
@@ -90,19 +90,19 @@ impl CloseReason {
 }
 
 /// Supplies the [`CloseReason`] when the peer closes the stream.
-pub trait CloseHook: Send + Sync + 'static {
+pub(crate) trait CloseHook: Send + Sync + 'static {
     fn on_eof(&self) -> BoxFuture<CloseReason>;
 }
 
 /// The message and code pending requests get when the connection is disposed, as
 /// vscode-jsonrpc 8.2.1 words it.
-pub const DISPOSED_MESSAGE: &str = "Pending response rejected since connection got disposed";
-pub const DISPOSED_CODE: i64 = -32097;
+pub(crate) const DISPOSED_MESSAGE: &str = "Pending response rejected since connection got disposed";
+pub(crate) const DISPOSED_CODE: i64 = -32097;
 
 /// A second, non-blocking handle on the connection's socket for writes from the calling
 /// thread ([`Connection::start_with_direct`]); `WouldBlock` or a short write hands the rest
 /// to the writer task.
-pub type DirectWriter = Box<dyn std::io::Write + Send>;
+pub(crate) type DirectWriter = Box<dyn std::io::Write + Send>;
 
 /// One frame for the writer; `written` is told once it is on the wire, and its charge to the
 /// unwritten frames is released then.
@@ -149,7 +149,7 @@ enum Waiter {
 }
 
 /// Receives a request's outcome exactly once ([`Connection::send_request_raw_then`]).
-pub type ResponseCallback = Box<dyn FnOnce(Result<RawJson>) + Send>;
+pub(crate) type ResponseCallback = Box<dyn FnOnce(Result<RawJson>) + Send>;
 
 impl Waiter {
     fn finish(self, outcome: Result<RawJson>) {
@@ -167,7 +167,7 @@ impl Waiter {
 const DEADLINE_IDLE_TICK: Duration = Duration::from_secs(1);
 
 /// The LSP notification that cancels a request in flight.
-pub const CANCEL_REQUEST: &str = "$/cancelRequest";
+pub(crate) const CANCEL_REQUEST: &str = "$/cancelRequest";
 
 fn timeout_error(method: &str, limit: Duration) -> Error {
     Error::coded(
@@ -218,7 +218,7 @@ struct Inner {
 /// A request on the wire, waiting for its response. Dropped unanswered inside a
 /// [`crate::kernel::cancel_scope`], it sends `$/cancelRequest` with its id; elsewhere it is just
 /// forgotten (its pending entry removed), as the reference does.
-pub struct PendingResponse {
+pub(crate) struct PendingResponse {
     conn: Connection,
     id: u64,
     method: String,
@@ -240,14 +240,14 @@ impl PendingResponse {
     /// Wait for the response, at most `timeout` when one is given (the request is then
     /// forgotten; `$/cancelRequest` is sent only inside a [`crate::kernel::cancel_scope`], the
     /// reference sends none).
-    pub async fn wait(self, timeout: Option<Duration>) -> Result<Value> {
+    pub(crate) async fn wait(self, timeout: Option<Duration>) -> Result<Value> {
         let raw = self.wait_raw(timeout).await?;
         serde_json::from_str(raw.get())
             .map_err(|e| Error::new(format!("adt-ls sent an invalid result: {e}")))
     }
 
     /// [`PendingResponse::wait`] with the result left as JSON text.
-    pub async fn wait_raw(mut self, timeout: Option<Duration>) -> Result<RawJson> {
+    pub(crate) async fn wait_raw(mut self, timeout: Option<Duration>) -> Result<RawJson> {
         let outcome = match timeout {
             Some(limit) => match tokio::time::timeout(limit, &mut self.rx).await {
                 Ok(received) => received,
@@ -264,36 +264,39 @@ impl PendingResponse {
         outcome.unwrap_or_else(|_| Err(closed_error()))
     }
 
+    #[cfg(test)]
     /// The JSON-RPC id the request went out with.
-    pub fn id(&self) -> u64 {
+    pub(crate) fn id(&self) -> u64 {
         self.id
     }
 }
 
 /// Handle to a running connection; clones share it.
 #[derive(Clone)]
-pub struct Connection {
+pub(crate) struct Connection {
     inner: Arc<Inner>,
 }
 
 /// What a connection needs besides the stream.
-pub struct Handlers {
+pub(crate) struct Handlers {
     pub router: Arc<dyn RequestRouter>,
     pub notifications: Option<Arc<dyn NotificationSink>>,
     pub close_hook: Arc<dyn CloseHook>,
 }
 
 impl Connection {
+    #[cfg(test)]
     /// Start the reader and writer tasks on the current tokio runtime.
-    pub fn start<S>(stream: S, handlers: Handlers) -> Connection
+    pub(crate) fn start<S>(stream: S, handlers: Handlers) -> Connection
     where
         S: AsyncRead + AsyncWrite + Send + 'static,
     {
         Connection::start_with_direct(stream, handlers, None)
     }
 
+    #[cfg(test)]
     /// [`Connection::start`] with a second handle on the same socket for direct writes.
-    pub fn start_with_direct<S>(
+    pub(crate) fn start_with_direct<S>(
         stream: S,
         handlers: Handlers,
         direct: Option<DirectWriter>,
@@ -305,7 +308,7 @@ impl Connection {
     }
 
     /// [`Connection::start_with_direct`] recording every message to `trace`.
-    pub fn start_traced<S>(
+    pub(crate) fn start_traced<S>(
         stream: S,
         handlers: Handlers,
         direct: Option<DirectWriter>,
@@ -325,7 +328,7 @@ impl Connection {
     /// task; whoever reads the stream hands the bytes to the returned [`Feeder`] (framing,
     /// limits, trace and dispatch as for [`Connection::start_traced`]). Must be called
     /// inside the tokio runtime (the feeder dispatches with it entered).
-    pub fn start_fed<W>(
+    pub(crate) fn start_fed<W>(
         writer: W,
         handlers: Handlers,
         direct: Option<DirectWriter>,
@@ -375,7 +378,7 @@ impl Connection {
     }
 
     /// Send a request and wait for its response, at most `timeout` when one is given.
-    pub async fn request(
+    pub(crate) async fn request(
         &self,
         method: &str,
         params: Option<Value>,
@@ -386,12 +389,16 @@ impl Connection {
 
     /// Put a request on the wire now (synchronously, so calls keep their order) and return
     /// the handle to await its response.
-    pub fn send_request(&self, method: &str, params: Option<Value>) -> Result<PendingResponse> {
+    pub(crate) fn send_request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<PendingResponse> {
         self.send_awaited(method, &encode_params_raw(params))
     }
 
     /// [`Connection::send_request`] with params that are already JSON text.
-    pub fn send_request_raw(
+    pub(crate) fn send_request_raw(
         &self,
         method: &str,
         params: Option<&RawValue>,
@@ -414,7 +421,7 @@ impl Connection {
     /// Put a request on the wire now and hand its outcome to `done` (always called exactly
     /// once: with the response, a timeout after `timeout`, the connection's end, or at once
     /// with the error when the request cannot be sent). No task waits for it.
-    pub fn send_request_raw_then(
+    pub(crate) fn send_request_raw_then(
         &self,
         method: &str,
         params: Option<&RawValue>,
@@ -513,13 +520,13 @@ impl Connection {
     }
 
     /// Send a notification (params encoded like requests'); resolves once it is written.
-    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
+    pub(crate) async fn notify(&self, method: &str, params: Option<Value>) -> Result<()> {
         let written = self.send_notification(method, params)?;
         written.await.map_err(|_| closed_error())
     }
 
     /// Put a notification on the wire now; the receiver fires once it is written.
-    pub fn send_notification(
+    pub(crate) fn send_notification(
         &self,
         method: &str,
         params: Option<Value>,
@@ -547,7 +554,7 @@ impl Connection {
     /// Stop waiting for request `id`: its pending entry goes; when it was still unanswered
     /// and `cancel` is set, `$/cancelRequest {id}` goes on the wire (best effort: a closed
     /// connection has nothing to cancel). True when the request was still pending.
-    pub fn abandon(&self, id: u64, cancel: bool) -> bool {
+    pub(crate) fn abandon(&self, id: u64, cancel: bool) -> bool {
         let removed = {
             let mut state = self.lock();
             let removed = state.pending.remove(&id);
@@ -572,23 +579,24 @@ impl Connection {
 
     /// The id the next request will get (tests).
     #[cfg(test)]
-    pub fn next_id_for_test(&self) -> u64 {
+    pub(crate) fn next_id_for_test(&self) -> u64 {
         self.inner.next_id.load(Ordering::Relaxed)
     }
 
     /// True until the stream ends or the connection is disposed.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         matches!(self.lock().phase, Phase::Open)
     }
 
+    #[cfg(test)]
     /// Number of requests waiting for a response.
-    pub fn pending_count(&self) -> usize {
+    pub(crate) fn pending_count(&self) -> usize {
         self.lock().pending.len()
     }
 
     /// Stop both tasks and reject every pending request with vscode-jsonrpc's "disposed"
     /// error. Idempotent.
-    pub fn dispose(&self) {
+    pub(crate) fn dispose(&self) {
         let drained = {
             let mut state = self.lock();
             if matches!(state.phase, Phase::Open) {
@@ -604,7 +612,7 @@ impl Connection {
     }
 
     /// Close because the peer is gone: pending requests fail with `reason`. Idempotent.
-    pub fn close(&self, reason: CloseReason) {
+    pub(crate) fn close(&self, reason: CloseReason) {
         let drained = {
             let mut state = self.lock();
             if matches!(state.phase, Phase::Open) {
@@ -670,13 +678,15 @@ impl Connection {
         )
     }
 
+    #[cfg(test)]
     /// What waits for the writer: (frames, bytes).
-    pub fn unwritten(&self) -> (usize, usize) {
+    pub(crate) fn unwritten(&self) -> (usize, usize) {
         self.inner.unwritten.load()
     }
 
+    #[cfg(test)]
     /// What the reader dispatched and is not yet done with: (messages, bytes).
-    pub fn backlog(&self) -> (usize, usize) {
+    pub(crate) fn backlog(&self) -> (usize, usize) {
         self.inner.backlog.load()
     }
 
@@ -862,9 +872,9 @@ async fn read_loop<R: AsyncRead>(
 mod dispatch;
 mod feeder;
 use dispatch::dispatch;
-pub use feeder::Feeder;
+pub(crate) use feeder::Feeder;
 #[cfg(unix)]
-pub use feeder::ReadHost;
+pub(crate) use feeder::ReadHost;
 
 #[cfg(test)]
 mod bounds_tests;

@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// The `params` member for a request or notification sent with one (possibly absent) argument.
-pub fn encode_params(param: Option<Value>) -> Value {
+pub(crate) fn encode_params(param: Option<Value>) -> Value {
     match param {
         Some(Value::Object(map)) => Value::Object(map),
         Some(other) => Value::Array(vec![other]),
@@ -19,7 +19,7 @@ pub fn encode_params(param: Option<Value>) -> Value {
 
 /// The same rule for params that are already JSON text: an object passes through, anything
 /// else is wrapped, an absent one is `[null]`.
-pub fn encode_raw_params(param: Option<&RawValue>) -> RawJson {
+pub(crate) fn encode_raw_params(param: Option<&RawValue>) -> RawJson {
     let text = match param {
         None => "[null]".to_string(),
         Some(raw) if raw.get().trim_start().starts_with('{') => return raw.to_owned(),
@@ -29,7 +29,7 @@ pub fn encode_raw_params(param: Option<&RawValue>) -> RawJson {
 }
 
 /// [`encode_params`] as JSON text.
-pub fn encode_params_raw(param: Option<Value>) -> RawJson {
+pub(crate) fn encode_params_raw(param: Option<Value>) -> RawJson {
     serde_json::value::to_raw_value(&encode_params(param))
         .unwrap_or_else(|_| super::message::null_raw())
 }

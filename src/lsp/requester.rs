@@ -6,7 +6,7 @@ use crate::kernel::future::BoxFuture;
 use serde_json::Value;
 use std::time::Duration;
 
-pub trait LspRequester: Send + Sync {
+pub(crate) trait LspRequester: Send + Sync {
     /// Send one request; params are encoded as vscode-jsonrpc does.
     fn send_request(&self, method: &str, params: Option<Value>) -> BoxFuture<Result<Value>>;
 

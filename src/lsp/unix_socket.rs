@@ -16,7 +16,7 @@ use tokio::io::unix::AsyncFd;
 use tokio::io::{AsyncRead, AsyncWrite, Interest, ReadBuf};
 
 /// One connected socket as a tokio byte stream, plus the direct-write handle (a dup).
-pub fn transport(socket: UnixStream) -> io::Result<(UnixTransport, DirectWriter)> {
+pub(crate) fn transport(socket: UnixStream) -> io::Result<(UnixTransport, DirectWriter)> {
     socket.set_nonblocking(true)?;
     let direct: DirectWriter = Box::new(socket.try_clone()?);
     let writer = socket.try_clone()?;
@@ -34,7 +34,9 @@ pub fn transport(socket: UnixStream) -> io::Result<(UnixTransport, DirectWriter)
 /// For a connection whose reading is done by the caller: the writing side (never
 /// registered for read readiness, so replies wake no runtime thread), the direct-write
 /// handle, and a dup of the socket to read from.
-pub fn fed_transport(socket: UnixStream) -> io::Result<(UnixWriter, DirectWriter, UnixStream)> {
+pub(crate) fn fed_transport(
+    socket: UnixStream,
+) -> io::Result<(UnixWriter, DirectWriter, UnixStream)> {
     socket.set_nonblocking(true)?;
     let direct: DirectWriter = Box::new(socket.try_clone()?);
     let read_side = socket.try_clone()?;
@@ -46,7 +48,7 @@ pub fn fed_transport(socket: UnixStream) -> io::Result<(UnixWriter, DirectWriter
 }
 
 /// The reading side alone, registered for read readiness (non-blocking `socket`).
-pub fn reader(socket: UnixStream) -> io::Result<UnixReader> {
+pub(crate) fn reader(socket: UnixStream) -> io::Result<UnixReader> {
     socket.set_nonblocking(true)?;
     Ok(UnixReader(watch(socket, Interest::READABLE)?))
 }
@@ -59,16 +61,16 @@ fn watch(socket: UnixStream, interest: Interest) -> io::Result<AsyncFd<UnixStrea
 }
 
 /// The socket as an `AsyncRead + AsyncWrite` for the connection's reader and writer tasks.
-pub struct UnixTransport {
+pub(crate) struct UnixTransport {
     reader: UnixReader,
     writer: UnixWriter,
 }
 
 /// The reading side: registered for read readiness only.
-pub struct UnixReader(AsyncFd<UnixStream>);
+pub(crate) struct UnixReader(AsyncFd<UnixStream>);
 
 /// The writing side: registered for write readiness only while a write is blocked.
-pub struct UnixWriter {
+pub(crate) struct UnixWriter {
     writer: UnixStream,
     /// A registration for write readiness, made when a write would block and dropped after
     /// the next write goes through.

@@ -13,13 +13,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The default per-call timeout (the reference's 120 s).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// `clientInfo` sent in `initialize` (the same identity as on the LSP side).
-pub use crate::kernel::identity::ClientInfo;
+pub(crate) use crate::kernel::identity::ClientInfo;
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct McpClientOptions {
+pub(crate) struct McpClientOptions {
     /// Default timeout of each call, covering the whole HTTP exchange (SSE included).
     pub timeout: Duration,
     /// Size and concurrency bounds on what the server sends.
@@ -37,14 +37,14 @@ impl Default for McpClientOptions {
 
 /// MCP client for adt-ls's MCP endpoint. Cheap to clone; clones share one session.
 #[derive(Clone)]
-pub struct McpClient {
+pub(crate) struct McpClient {
     session: Arc<Session>,
 }
 
 impl McpClient {
     /// A client for `base_url` (e.g. `http://localhost:2240/mcp`) with bearer `token`.
     /// Nothing is sent until the first call. The token is registered for redaction.
-    pub fn new(
+    pub(crate) fn new(
         base_url: &str,
         token: &str,
         info: ClientInfo,
@@ -54,7 +54,7 @@ impl McpClient {
     }
 
     /// [`McpClient::new`] recording every message to `trace` (docs/tracing.md).
-    pub fn new_traced(
+    pub(crate) fn new_traced(
         base_url: &str,
         token: &str,
         info: ClientInfo,
@@ -85,19 +85,19 @@ impl McpClient {
 
     /// `initialize` + `notifications/initialized`; idempotent, concurrent callers share one
     /// attempt; a failed attempt closes (DELETEs an allocated session) and is reported.
-    pub async fn connect(&self) -> Result<()> {
+    pub(crate) async fn connect(&self) -> Result<()> {
         self.session.guarded(self.session.connect()).await
     }
 
     /// Every tool descriptor (all pages), verbatim.
-    pub async fn list_tools(&self) -> Result<Vec<Value>> {
+    pub(crate) async fn list_tools(&self) -> Result<Vec<Value>> {
         self.session.guarded(tools::list_tools(&self.session)).await
     }
 
     /// `tools/call`; the result is returned untouched (`isError` is not an error here).
     /// Inside a progress scope ([`crate::kernel::progress`]) it asks for progress (`_meta.progressToken`).
     /// `timeout` overrides the default for this call.
-    pub async fn call_tool(
+    pub(crate) async fn call_tool(
         &self,
         name: &str,
         args: Value,
@@ -111,7 +111,7 @@ impl McpClient {
     }
 
     /// Any request on the session (connecting first); returns the `result` object.
-    pub async fn request(
+    pub(crate) async fn request(
         &self,
         method: &str,
         params: Option<Value>,
@@ -130,23 +130,23 @@ impl McpClient {
 
     /// Forget the session and DELETE it if there was one (2xx, 404 and 405 are fine). Works
     /// after `shutdown()` too, so disposal can still release the server-side session.
-    pub async fn close(&self) -> Result<()> {
+    pub(crate) async fn close(&self) -> Result<()> {
         self.session.close().await
     }
 
     /// Reject every in-flight call now, and every later one, with `adt-ls MCP client closed`
     /// (code `ERR_DISPOSED`).
-    pub fn shutdown(&self) {
+    pub(crate) fn shutdown(&self) {
         self.session.shutdown();
     }
 
     /// The session id from `initialize`, when the server allocated one.
-    pub fn session_id(&self) -> Option<String> {
+    pub(crate) fn session_id(&self) -> Option<String> {
         self.session.session_id()
     }
 
     /// The negotiated protocol version, once connected.
-    pub fn protocol_version(&self) -> Option<String> {
+    pub(crate) fn protocol_version(&self) -> Option<String> {
         self.session.protocol_version()
     }
 }

@@ -16,41 +16,41 @@ fn coded(code: &str, message: String) -> Error {
 }
 
 /// A transport-level failure (HTTP status, connection, stream read).
-pub fn transport(message: String) -> Error {
+pub(super) fn transport(message: String) -> Error {
     coded(codes::MCP_TRANSPORT, message)
 }
 
 /// A protocol violation by the server.
-pub fn protocol(message: String) -> Error {
+pub(super) fn protocol(message: String) -> Error {
     coded(codes::MCP_PROTOCOL, message)
 }
 
 /// `adt-ls MCP <method> failed: HTTP <status>`.
-pub fn http_status(method: &str, status: u16) -> Error {
+pub(super) fn http_status(method: &str, status: u16) -> Error {
     transport(format!("adt-ls MCP {method} failed: HTTP {status}"))
 }
 
 /// The request could not be sent or its response body could not be read.
-pub fn send_failed(method: &str, err: &reqwest::Error) -> Error {
+pub(super) fn send_failed(method: &str, err: &reqwest::Error) -> Error {
     transport(format!("adt-ls MCP {method} failed: {}", describe(err)))
 }
 
 /// The notification got a 2xx other than 202.
-pub fn not_accepted(method: &str, status: u16) -> Error {
+pub(super) fn not_accepted(method: &str, status: u16) -> Error {
     transport(format!(
         "adt-ls MCP {method}: expected HTTP 202, got {status}"
     ))
 }
 
 /// HTTP 404 on a session: the client re-initialised and does not replay the call (D5.1).
-pub fn session_expired(method: &str) -> Error {
+pub(super) fn session_expired(method: &str) -> Error {
     transport(format!(
         "adt-ls MCP {method}: session expired (HTTP 404); reconnected, request was not retried"
     ))
 }
 
 /// The per-call timeout ran out (whole exchange, SSE included).
-pub fn timeout(method: &str, after: Duration) -> Error {
+pub(super) fn timeout(method: &str, after: Duration) -> Error {
     coded(
         codes::TIMEOUT,
         format!(
@@ -61,29 +61,29 @@ pub fn timeout(method: &str, after: Duration) -> Error {
 }
 
 /// `shutdown()` was called.
-pub fn disposed() -> Error {
+pub(super) fn disposed() -> Error {
     Error::coded(codes::DISPOSED, "adt-ls MCP client closed")
 }
 
 /// `close()`'s DELETE got an unexpected status.
-pub fn close_status(status: u16) -> Error {
+pub(super) fn close_status(status: u16) -> Error {
     transport(format!("adt-ls MCP close failed: HTTP {status}"))
 }
 
 /// `close()`'s DELETE could not be sent.
-pub fn close_failed(err: &reqwest::Error) -> Error {
+pub(super) fn close_failed(err: &reqwest::Error) -> Error {
     transport(format!("adt-ls MCP close failed: {}", describe(err)))
 }
 
-pub fn mismatched_response() -> Error {
+pub(super) fn mismatched_response() -> Error {
     protocol("Invalid or mismatched MCP JSON-RPC response".to_string())
 }
 
-pub fn stream_ended() -> Error {
+pub(super) fn stream_ended() -> Error {
     protocol("MCP stream ended without a matching JSON-RPC response".to_string())
 }
 
-pub fn unsupported_content_type(content_type: Option<&str>) -> Error {
+pub(super) fn unsupported_content_type(content_type: Option<&str>) -> Error {
     let shown = content_type
         .filter(|t| !t.is_empty())
         .unwrap_or("<missing>");
@@ -91,7 +91,7 @@ pub fn unsupported_content_type(content_type: Option<&str>) -> Error {
 }
 
 /// `data` of an SSE event is not JSON (D5.13).
-pub fn sse_not_json(method: &str, data: &str) -> Error {
+pub(super) fn sse_not_json(method: &str, data: &str) -> Error {
     protocol(format!(
         "adt-ls MCP {method}: SSE data is not valid JSON: {}",
         preview(data)
@@ -100,7 +100,7 @@ pub fn sse_not_json(method: &str, data: &str) -> Error {
 
 /// `what` (a response body, a server-sent event) nests too deeply to be parsed (coded
 /// `ERR_JSON_TOO_DEEP`, docs/security.md).
-pub fn too_deep(method: &str, what: &str) -> Error {
+pub(super) fn too_deep(method: &str, what: &str) -> Error {
     coded(
         codes::JSON_TOO_DEEP,
         format!(
@@ -111,34 +111,34 @@ pub fn too_deep(method: &str, what: &str) -> Error {
 }
 
 /// A server-sent event grew past its bound; the stream was dropped.
-pub fn event_too_large(method: &str, limit: usize) -> Error {
+pub(super) fn event_too_large(method: &str, limit: usize) -> Error {
     protocol(format!(
         "adt-ls MCP {method}: a server-sent event exceeds {limit} bytes; the stream was dropped"
     ))
 }
 
 /// A response body grew past its bound; the response was dropped.
-pub fn body_too_large(method: &str, limit: usize) -> Error {
+pub(super) fn body_too_large(method: &str, limit: usize) -> Error {
     protocol(format!(
         "adt-ls MCP {method}: the response body exceeds {limit} bytes; the response was dropped"
     ))
 }
 
 /// An `application/json` body is not JSON.
-pub fn body_not_json(method: &str, body: &[u8]) -> Error {
+pub(super) fn body_not_json(method: &str, body: &[u8]) -> Error {
     protocol(format!(
         "adt-ls MCP {method}: response body is not valid JSON: {}",
         preview(&String::from_utf8_lossy(body))
     ))
 }
 
-pub fn invalid_session_header(method: &str) -> Error {
+pub(super) fn invalid_session_header(method: &str) -> Error {
     protocol(format!(
         "adt-ls MCP {method}: invalid Mcp-Session-Id header"
     ))
 }
 
-pub fn unsupported_version(version: Option<&Value>) -> Error {
+pub(super) fn unsupported_version(version: Option<&Value>) -> Error {
     let shown = match version {
         Some(Value::String(s)) => s.clone(),
         Some(other) => other.to_string(),
@@ -148,13 +148,13 @@ pub fn unsupported_version(version: Option<&Value>) -> Error {
 }
 
 /// `adt-ls MCP <method>: <what>` for a malformed result (missing result, tools, cursor...).
-pub fn invalid(method: &str, what: &str) -> Error {
+pub(super) fn invalid(method: &str, what: &str) -> Error {
     protocol(format!("adt-ls MCP {method}: {what}"))
 }
 
 /// A JSON-RPC error object: `adt-ls MCP <method> error (<code>): <message>`, keeping the
 /// numeric code and `data` on the error.
-pub fn rpc_error(method: &str, error: &Value) -> Error {
+pub(super) fn rpc_error(method: &str, error: &Value) -> Error {
     let code = error.get("code");
     let message = match error.get("message") {
         Some(Value::String(s)) => s.clone(),

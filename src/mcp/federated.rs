@@ -13,7 +13,7 @@ use serde_json::Value;
 
 /// The result of [`parse_federated`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct FederatedParsed {
+pub(crate) struct FederatedParsed {
     pub ok: bool,
     pub data: Value,
     pub text: String,
@@ -21,7 +21,7 @@ pub struct FederatedParsed {
 
 /// Unwraps a federated tool result; see the module comment. Any JSON value is accepted
 /// (non-objects behave like a result without fields, as `res?.x` does in JS).
-pub fn parse_federated(res: &Value) -> FederatedParsed {
+pub(crate) fn parse_federated(res: &Value) -> FederatedParsed {
     let text = first_text(res).unwrap_or_default().to_string();
     let ok = !res.get("isError").is_some_and(is_truthy);
     if !text.is_empty() {

@@ -37,7 +37,7 @@ const SSE_TYPE: &str = "text/event-stream";
 
 /// The session headers sent with a request (a snapshot of the client's state).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SessionHeaders {
+pub(super) struct SessionHeaders {
     pub session_id: Option<String>,
     pub protocol_version: Option<String>,
 }
@@ -45,7 +45,7 @@ pub struct SessionHeaders {
 /// Why an exchange failed: a non-2xx status (kept apart because 404 drives the session
 /// policy) or any other error.
 #[derive(Debug)]
-pub enum Failure {
+pub(super) enum Failure {
     Status(u16),
     Error(Error),
 }
@@ -59,18 +59,18 @@ impl From<Error> for Failure {
 /// A validated JSON-RPC response plus, for `initialize`, the session id the HTTP response
 /// carried, if any.
 #[derive(Debug)]
-pub struct Answer {
+pub(super) struct Answer {
     pub response: Value,
     pub session_id: Option<String>,
 }
 
 /// Host-name overrides for the HTTP client (tests simulate `localhost` resolving to ::1 and
 /// 127.0.0.1 with it).
-pub type ResolveOverrides = Vec<(String, Vec<SocketAddr>)>;
+pub(super) type ResolveOverrides = Vec<(String, Vec<SocketAddr>)>;
 
 /// The endpoint, the bearer token and the HTTP client; cheap to clone.
 #[derive(Clone)]
-pub struct Transport {
+pub(super) struct Transport {
     http: reqwest::Client,
     url: Url,
     auth: HeaderValue,
@@ -84,7 +84,7 @@ pub struct Transport {
 }
 
 impl Transport {
-    pub fn new(
+    pub(super) fn new(
         base_url: &str,
         token: &str,
         reply_timeout: Duration,
@@ -119,7 +119,7 @@ impl Transport {
     }
 
     /// This transport recording every message to `trace`.
-    pub fn traced(mut self, trace: Option<Arc<Tracer>>) -> Self {
+    pub(super) fn traced(mut self, trace: Option<Arc<Tracer>>) -> Self {
         self.trace = trace;
         self
     }
@@ -179,7 +179,7 @@ impl Transport {
     }
 
     /// POST a request and wait for the response with id `id`; see the module documentation.
-    pub async fn request(
+    pub(super) async fn request(
         &self,
         method: &str,
         id: u64,
@@ -230,7 +230,7 @@ impl Transport {
     }
 
     /// POST a notification; it must be accepted with HTTP 202.
-    pub async fn notify(
+    pub(super) async fn notify(
         &self,
         method: &str,
         headers: &SessionHeaders,
@@ -240,7 +240,7 @@ impl Transport {
     }
 
     /// POST the notification `body` (named `method` in errors); HTTP 202 expected.
-    pub async fn notify_body(
+    pub(super) async fn notify_body(
         &self,
         method: &str,
         body: &Value,
@@ -264,7 +264,7 @@ impl Transport {
     }
 
     /// DELETE the session; 2xx, 404 and 405 are fine.
-    pub async fn delete(&self, headers: &SessionHeaders) -> Result<()> {
+    pub(super) async fn delete(&self, headers: &SessionHeaders) -> Result<()> {
         let response = self
             .with_headers(self.http.request(Method::DELETE, self.url.clone()), headers)
             .send()

@@ -9,15 +9,19 @@ use crate::lsp::LspRequester;
 use serde_json::{json, Value};
 use std::future::Future;
 
-pub const START_METHOD: &str = "adtLs/mcp/startMCPServer";
-pub const STOP_METHOD: &str = "adtLs/mcp/stopMCPServer";
-pub const SET_DESTINATION_METHOD: &str = "adtLs/mcp/setDestination";
+pub(crate) const START_METHOD: &str = "adtLs/mcp/startMCPServer";
+pub(crate) const STOP_METHOD: &str = "adtLs/mcp/stopMCPServer";
+pub(crate) const SET_DESTINATION_METHOD: &str = "adtLs/mcp/setDestination";
 /// The first port `createAdtLs` tries, and how many it tries.
-pub const DEFAULT_MCP_PORT: u16 = 2240;
-pub const DEFAULT_PORT_ATTEMPTS: u32 = 20;
+pub(crate) const DEFAULT_MCP_PORT: u16 = 2240;
+pub(crate) const DEFAULT_PORT_ATTEMPTS: u32 = 20;
 
 /// Start the server; returns adt-ls's result (`{port, token, version?}`, the effective values).
-pub async fn start_mcp_server(lsp: &dyn LspRequester, port: Value, token: &str) -> Result<Value> {
+pub(crate) async fn start_mcp_server(
+    lsp: &dyn LspRequester,
+    port: Value,
+    token: &str,
+) -> Result<Value> {
     lsp.send_request(
         START_METHOD,
         Some(json!({"port": port, "token": token, "fileSystemMode": "VFS"})),
@@ -25,11 +29,14 @@ pub async fn start_mcp_server(lsp: &dyn LspRequester, port: Value, token: &str) 
     .await
 }
 
-pub async fn stop_mcp_server(lsp: &dyn LspRequester) -> Result<Value> {
+pub(crate) async fn stop_mcp_server(lsp: &dyn LspRequester) -> Result<Value> {
     lsp.send_request(STOP_METHOD, None).await
 }
 
-pub async fn set_mcp_destination(lsp: &dyn LspRequester, destination_id: &str) -> Result<Value> {
+pub(crate) async fn set_mcp_destination(
+    lsp: &dyn LspRequester,
+    destination_id: &str,
+) -> Result<Value> {
     lsp.send_request(
         SET_DESTINATION_METHOD,
         Some(json!({"destinationId": destination_id})),
@@ -39,7 +46,7 @@ pub async fn set_mcp_destination(lsp: &dyn LspRequester, destination_id: &str) -
 
 /// True for the errors that mean "try the next port" (the reference's
 /// `/failed to bind|address already in use|eaddrinuse|must be between/i`).
-pub fn is_bind_error(message: &str) -> bool {
+pub(crate) fn is_bind_error(message: &str) -> bool {
     let m = message.to_ascii_lowercase();
     [
         "failed to bind",
@@ -57,7 +64,7 @@ const MAX_MCP_PORT: i64 = 65535;
 /// Try `start(start_port + i)` for `i` in `0..attempts`, never past [`MAX_MCP_PORT`]: a bind
 /// failure awaits `on_retry(port)` and moves on, any other error is returned at once, and
 /// after the last attempt its error is returned. `attempts` below 1 counts as 1.
-pub async fn start_with_fallback<F, Fut, R, RFut>(
+pub(crate) async fn start_with_fallback<F, Fut, R, RFut>(
     mut start: F,
     start_port: i64,
     attempts: u32,
@@ -89,7 +96,7 @@ where
 }
 
 /// The port and token adt-ls reports back (falling back to what was asked for).
-pub fn effective_port_and_token(
+pub(crate) fn effective_port_and_token(
     result: &Value,
     asked_port: i64,
     asked_token: &str,

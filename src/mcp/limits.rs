@@ -6,14 +6,14 @@
 //! are not answered (a server must not make the client open sockets without bound).
 
 /// Default bound on one response body: 64 MiB (adt-ls's largest tool results are a few MB).
-pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 /// Default bound on one SSE event: 16 MiB.
-pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
 /// Default number of server-request answers in flight at once; further ones are dropped.
-pub const DEFAULT_MAX_CONCURRENT_REPLIES: usize = 4;
+pub(crate) const DEFAULT_MAX_CONCURRENT_REPLIES: usize = 4;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct McpLimits {
+pub(crate) struct McpLimits {
     /// Bound on one `application/json` response body, in bytes.
     pub max_body_bytes: usize,
     /// Bound on one server-sent event (data collected so far plus the current line).

@@ -16,23 +16,19 @@
 mod client;
 mod depth;
 mod errors;
-pub mod federated;
+pub(crate) mod federated;
 mod http;
 // `jsonrpc` and `sse` are public only for the fuzz targets in `fuzz/` (hidden from docs).
 #[doc(hidden)]
 pub mod jsonrpc;
-pub mod lifecycle;
+pub(crate) mod lifecycle;
 mod limits;
 mod session;
 #[doc(hidden)]
 pub mod sse;
 mod tools;
 
-pub use client::{ClientInfo, McpClient, McpClientOptions, DEFAULT_TIMEOUT};
-pub use limits::{
-    McpLimits, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONCURRENT_REPLIES, DEFAULT_MAX_EVENT_BYTES,
-};
-pub use session::{LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS};
+pub(crate) use client::{ClientInfo, McpClient, McpClientOptions, DEFAULT_TIMEOUT};
 
 #[cfg(test)]
 mod tests;

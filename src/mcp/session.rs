@@ -18,9 +18,9 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 /// The protocol version we ask for in `initialize`.
-pub const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
+pub(crate) const LATEST_PROTOCOL_VERSION: &str = "2025-06-18";
 /// The versions we accept from the server.
-pub const SUPPORTED_PROTOCOL_VERSIONS: [&str; 2] = ["2025-06-18", "2025-03-26"];
+pub(crate) const SUPPORTED_PROTOCOL_VERSIONS: [&str; 2] = ["2025-06-18", "2025-03-26"];
 /// `close()` never waits longer than this for the DELETE.
 const CLOSE_TIMEOUT_CAP: Duration = Duration::from_secs(5);
 
@@ -29,13 +29,13 @@ type ConnectFuture = Shared<BoxFuture<'static, Result<()>>>;
 /// Why a call failed. `SessionExpired` means the server dropped our session (HTTP 404), the
 /// client has re-initialised, and the call was not replayed; read-only callers may retry.
 #[derive(Debug)]
-pub enum CallError {
+pub(super) enum CallError {
     SessionExpired(Error),
     Failed(Error),
 }
 
 impl CallError {
-    pub fn into_error(self) -> Error {
+    pub(super) fn into_error(self) -> Error {
         match self {
             CallError::SessionExpired(e) | CallError::Failed(e) => e,
         }
@@ -57,7 +57,7 @@ struct State {
     connecting: Option<ConnectFuture>,
 }
 
-pub struct Session {
+pub(super) struct Session {
     transport: Transport,
     info: ClientInfo,
     /// Default per-call timeout.
@@ -68,7 +68,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(transport: Transport, info: ClientInfo, timeout: Duration) -> Self {
+    pub(super) fn new(transport: Transport, info: ClientInfo, timeout: Duration) -> Self {
         Session {
             transport,
             info,
@@ -93,21 +93,21 @@ impl Session {
         }
     }
 
-    pub fn session_id(&self) -> Option<String> {
+    pub(super) fn session_id(&self) -> Option<String> {
         self.lock().session_id.clone()
     }
 
-    pub fn protocol_version(&self) -> Option<String> {
+    pub(super) fn protocol_version(&self) -> Option<String> {
         self.lock().protocol_version.clone()
     }
 
     /// Reject every in-flight and later call with `adt-ls MCP client closed`.
-    pub fn shutdown(&self) {
+    pub(super) fn shutdown(&self) {
         self.shutdown.send_replace(true);
     }
 
     /// Run `work` unless or until the client is shut down.
-    pub async fn guarded<T, E: From<Error>>(
+    pub(super) async fn guarded<T, E: From<Error>>(
         &self,
         work: impl Future<Output = std::result::Result<T, E>>,
     ) -> std::result::Result<T, E> {
@@ -123,7 +123,7 @@ impl Session {
     }
 
     /// Connect unless connected; concurrent callers share one attempt.
-    pub async fn connect(self: &Arc<Self>) -> Result<()> {
+    pub(super) async fn connect(self: &Arc<Self>) -> Result<()> {
         match self.connect_attempt() {
             None => Ok(()),
             Some(attempt) => attempt.await,
@@ -206,7 +206,7 @@ impl Session {
     /// Send one request on the current session and return its result. On HTTP 404 while a
     /// session id was sent: forget that session (no DELETE), re-initialise, and fail with
     /// "session expired ... not retried" (never replayed here).
-    pub async fn call(
+    pub(super) async fn call(
         self: &Arc<Self>,
         method: &str,
         params: Option<&Value>,
@@ -250,7 +250,7 @@ impl Session {
     }
 
     /// Clear the session state, then DELETE the session if there was one.
-    pub async fn close(&self) -> Result<()> {
+    pub(super) async fn close(&self) -> Result<()> {
         let headers = {
             let mut state = self.lock();
             state.connected = false;
@@ -315,7 +315,7 @@ impl Drop for InFlight {
 }
 
 /// The `reason` of our `notifications/cancelled`.
-pub const CANCEL_REASON: &str = "The operation was aborted by the caller";
+pub(super) const CANCEL_REASON: &str = "The operation was aborted by the caller";
 
 /// Bound an exchange by `timeout`.
 async fn timed<T>(

@@ -13,7 +13,7 @@ const LIST: &str = "tools/list";
 
 /// Every tool descriptor, all pages. A read-only listing, so it is run once more when the
 /// server dropped the session mid-way (the re-initialisation has already happened).
-pub async fn list_tools(session: &Arc<Session>) -> Result<Vec<Value>> {
+pub(super) async fn list_tools(session: &Arc<Session>) -> Result<Vec<Value>> {
     match list_all_pages(session).await {
         Err(CallError::SessionExpired(_)) => {
             list_all_pages(session).await.map_err(CallError::into_error)
@@ -54,7 +54,7 @@ fn take_tools(page: &mut Value) -> Result<Vec<Value>> {
 }
 
 /// `tools/call` params: `{name, arguments}`; absent arguments are sent as `{}`.
-pub fn call_params(name: &str, arguments: Value) -> Value {
+pub(super) fn call_params(name: &str, arguments: Value) -> Value {
     let arguments = match arguments {
         Value::Null => Value::Object(Map::new()),
         other => other,

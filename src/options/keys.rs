@@ -4,7 +4,7 @@
 //! unknown keys silently, so a drop-in warns and never fails on them (docs/errors.md).
 
 /// `createAdtLs(opts)`.
-pub const CREATE_ADT_LS: &[&str] = &[
+pub(crate) const CREATE_ADT_LS: &[&str] = &[
     "adtLs",
     "connection",
     "auth",
@@ -16,7 +16,7 @@ pub const CREATE_ADT_LS: &[&str] = &[
     "trace",
 ];
 /// `createAdtLs({ adtLs })`.
-pub const ADT_LS: &[&str] = &[
+pub(crate) const ADT_LS: &[&str] = &[
     "path",
     "extraArgs",
     "extraEnv",
@@ -24,7 +24,7 @@ pub const ADT_LS: &[&str] = &[
     "requestTimeoutMs",
 ];
 /// `createAdtLs({ connection })`.
-pub const CONNECTION: &[&str] = &[
+pub(crate) const CONNECTION: &[&str] = &[
     "systemUrl",
     "client",
     "language",
@@ -34,13 +34,13 @@ pub const CONNECTION: &[&str] = &[
     "probe",
 ];
 /// `connection.forwardProxy`.
-pub const FORWARD_PROXY: &[&str] = &["host", "port"];
+pub(crate) const FORWARD_PROXY: &[&str] = &["host", "port"];
 /// `connection.probe`.
-pub const PROBE: &[&str] = &["pattern", "types"];
+pub(crate) const PROBE: &[&str] = &["pattern", "types"];
 /// `keepAlive` as an object.
-pub const KEEP_ALIVE: &[&str] = &["intervalMs"];
+pub(crate) const KEEP_ALIVE: &[&str] = &["intervalMs"];
 /// `new AdtLsDriver(binPath, opts)`.
-pub const DRIVER: &[&str] = &[
+pub(crate) const DRIVER: &[&str] = &[
     "dataDir",
     "extraEnv",
     "extraArgs",
@@ -50,16 +50,16 @@ pub const DRIVER: &[&str] = &[
     "trace",
 ];
 /// `trace` of `createAdtLs` and of a driver.
-pub const TRACE: &[&str] = &["file"];
+pub(crate) const TRACE: &[&str] = &["file"];
 /// `clientInfo` of a driver or MCP client.
-pub const CLIENT_INFO: &[&str] = &["name", "version"];
+pub(crate) const CLIENT_INFO: &[&str] = &["name", "version"];
 /// `{ timeoutMs, signal }` of `sendRequest`, `callTool`, `request`.
-pub const REQUEST: &[&str] = &["timeoutMs", "signal"];
+pub(crate) const REQUEST: &[&str] = &["timeoutMs", "signal"];
 /// `CallOptions`: the trailing `{ signal, timeoutMs }` of a client method without options of
 /// its own (docs/cancellation.md); also accepted inside every method's `opts`.
-pub const CALL: &[&str] = &["signal", "timeoutMs"];
+pub(crate) const CALL: &[&str] = &["signal", "timeoutMs"];
 /// `resolveAdtLsPath(opts)`.
-pub const DISCOVER: &[&str] = &[
+pub(crate) const DISCOVER: &[&str] = &[
     "explicitPath",
     "repoRoot",
     "extensionsDir",
@@ -68,51 +68,51 @@ pub const DISCOVER: &[&str] = &[
     "arch",
 ];
 /// `composeSpawnArgs(opts)`.
-pub const SPAWN_ARGS: &[&str] = &["dataDir", "pipeName", "extraArgs"];
+pub(crate) const SPAWN_ARGS: &[&str] = &["dataDir", "pipeName", "extraArgs"];
 /// `startMcpServer(driver, opts)`.
-pub const START_MCP: &[&str] = &["port", "token"];
+pub(crate) const START_MCP: &[&str] = &["port", "token"];
 /// `bearer(token, opts)` and `custom(register, opts)`.
-pub const STRATEGY_USER: &[&str] = &["user"];
+pub(crate) const STRATEGY_USER: &[&str] = &["user"];
 /// `clientCert(opts)`.
-pub const CLIENT_CERT: &[&str] = &["cert", "key", "user"];
+pub(crate) const CLIENT_CERT: &[&str] = &["cert", "key", "user"];
 /// `interactive(cb)`.
-pub const INTERACTIVE: &[&str] = &["openUrl", "promptField", "user"];
+pub(crate) const INTERACTIVE: &[&str] = &["openUrl", "promptField", "user"];
 /// `repository.search(pattern, opts)`.
-pub const SEARCH: &[&str] = &["maxResults", "types", "cold"];
+pub(crate) const SEARCH: &[&str] = &["maxResults", "types", "cold"];
 /// `navigation.findReferences(ref, locator, opts)`.
-pub const FIND_REFERENCES: &[&str] = &["includeDeclaration", "timeoutMs"];
+pub(crate) const FIND_REFERENCES: &[&str] = &["includeDeclaration", "timeoutMs"];
 /// `navigation.typeHierarchy(ref, locator, opts)`.
-pub const TYPE_HIERARCHY: &[&str] = &["direction"];
+pub(crate) const TYPE_HIERARCHY: &[&str] = &["direction"];
 /// `navigation.completion(ref, locator, opts)`.
-pub const COMPLETION: &[&str] = &["maxItems", "resolve", "resolveLimit"];
+pub(crate) const COMPLETION: &[&str] = &["maxItems", "resolve", "resolveLimit"];
 /// `navigation.format(ref, opts)`.
-pub const FORMAT: &[&str] = &["tabSize", "insertSpaces"];
+pub(crate) const FORMAT: &[&str] = &["tabSize", "insertSpaces"];
 /// `quality.listAtcVariants(ref, opts)`.
-pub const ATC_VARIANTS: &[&str] = &["query"];
+pub(crate) const ATC_VARIANTS: &[&str] = &["query"];
 /// `quality.runAtc(ref, opts)`.
-pub const RUN_ATC: &[&str] = &["checkVariant", "timeoutMs", "onProgress"];
+pub(crate) const RUN_ATC: &[&str] = &["checkVariant", "timeoutMs", "onProgress"];
 /// `quality.runUnitTestsWithCoverage(ref, opts)`.
-pub const COVERAGE: &[&str] = &["timeoutMs", "onProgress"];
+pub(crate) const COVERAGE: &[&str] = &["timeoutMs", "onProgress"];
 /// `services.getServiceInfo(ref, opts)`.
-pub const SERVICE_INFO: &[&str] = &["service"];
+pub(crate) const SERVICE_INFO: &[&str] = &["service"];
 /// `services.publishServiceBinding(ref, opts)`.
 pub(crate) const PUBLISH_BINDING: &[&str] = &["service"];
 /// `lifecycle.getObjectTypeDetails(objectType, opts)` and `getCreationForm`.
-pub const OBJECT_TYPE: &[&str] = &["name"];
+pub(crate) const OBJECT_TYPE: &[&str] = &["name"];
 /// `lifecycle.getGeneratorSchema(generatorId, opts)`.
-pub const GENERATOR_SCHEMA: &[&str] = &[
+pub(crate) const GENERATOR_SCHEMA: &[&str] = &[
     "packageName",
     "referencedObjectType",
     "referencedObjectName",
 ];
 /// `transport.list(opts)`.
-pub const TRANSPORT_LIST: &[&str] = &["limit", "query"];
+pub(crate) const TRANSPORT_LIST: &[&str] = &["limit", "query"];
 /// `transport.getDiff(transportNumber, opts)`.
-pub const TRANSPORT_DIFF: &[&str] = &["cursor", "pageSize"];
+pub(crate) const TRANSPORT_DIFF: &[&str] = &["cursor", "pageSize"];
 
 /// The warning for each key of `given` that `known` lacks; `path` is the object's option path
 /// (`adtLs`, or empty for the top level).
-pub fn unknown_key_warnings<'a>(
+pub(crate) fn unknown_key_warnings<'a>(
     path: &str,
     given: impl IntoIterator<Item = &'a str>,
     known: &[&str],
@@ -140,7 +140,11 @@ pub fn unknown_key_warnings<'a>(
 }
 
 /// Log [`unknown_key_warnings`] as warnings.
-pub fn warn_unknown_keys<'a>(path: &str, given: impl IntoIterator<Item = &'a str>, known: &[&str]) {
+pub(crate) fn warn_unknown_keys<'a>(
+    path: &str,
+    given: impl IntoIterator<Item = &'a str>,
+    known: &[&str],
+) {
     for line in unknown_key_warnings(path, given, known) {
         crate::kernel::log::warn(line);
     }
@@ -148,7 +152,7 @@ pub fn warn_unknown_keys<'a>(path: &str, given: impl IntoIterator<Item = &'a str
 
 /// The known key nearest to `key` by edit distance (case-insensitive), if it is near enough
 /// to be a typo: at most a third of the key's length, and at least one edit allowed.
-pub fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+pub(crate) fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     let lower = key.to_lowercase();
     let limit = (key.chars().count() / 3).max(1);
     known
@@ -160,7 +164,7 @@ pub fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
 }
 
 /// Levenshtein distance over chars.
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -11,10 +11,10 @@ use std::time::Duration;
 
 /// The largest accepted timeout: 2^31-1 ms (about 24.8 days), the largest delay a Node timer
 /// can hold; anything larger cannot be a real bound.
-pub const MAX_TIMEOUT_MS: f64 = 2_147_483_647.0;
+pub(crate) const MAX_TIMEOUT_MS: f64 = 2_147_483_647.0;
 
 /// `ms` as a timeout for the option `name`, or `ERR_OUT_OF_RANGE` naming it and the value.
-pub fn timeout_ms(name: &str, ms: f64) -> Result<Duration> {
+pub(crate) fn timeout_ms(name: &str, ms: f64) -> Result<Duration> {
     if ms.is_finite() && ms > 0.0 && ms <= MAX_TIMEOUT_MS {
         // At least 1 ms: 0.5 must not become "no time at all".
         return Ok(Duration::from_millis((ms.ceil() as u64).max(1)));
@@ -30,7 +30,7 @@ pub fn timeout_ms(name: &str, ms: f64) -> Result<Duration> {
 }
 
 /// `ERR_INVALID_ARG_TYPE` for an option `name` that must be a number and is a `received`.
-pub fn timeout_type_error(name: &str, received: &str) -> Error {
+pub(crate) fn timeout_type_error(name: &str, received: &str) -> Error {
     Error::coded(
         codes::INVALID_ARG_TYPE,
         format!("{name} must be a number of milliseconds, received {received}"),
@@ -38,7 +38,7 @@ pub fn timeout_type_error(name: &str, received: &str) -> Error {
 }
 
 /// A number as JavaScript would print it (enough for messages).
-pub fn show_number(v: f64) -> String {
+pub(crate) fn show_number(v: f64) -> String {
     if v.is_nan() {
         "NaN".to_string()
     } else if v.is_infinite() {
@@ -52,7 +52,7 @@ pub fn show_number(v: f64) -> String {
 
 /// Check `connection.systemUrl`: `https://` or `http://`, a host, a port in 1..=65535 when
 /// one is given, no `user:password@`. Returns the parsed URL.
-pub fn system_url(input: &str) -> Result<Url> {
+pub(crate) fn system_url(input: &str) -> Result<Url> {
     let name = "connection.systemUrl";
     let shown = without_userinfo(input);
     let bad = |why: &str| {
@@ -95,7 +95,7 @@ pub fn system_url(input: &str) -> Result<Url> {
 /// `input` with a URL's userinfo (`user:pw@` in the authority) replaced by `***@`. Everything
 /// up to the last `@` before the path counts, even across `?` or `#`: a password may hold them
 /// (`user:pa#ss@host`), and masking too much is harmless.
-pub fn without_userinfo(input: &str) -> String {
+pub(crate) fn without_userinfo(input: &str) -> String {
     let Some(start) = input.find("://").map(|i| i + 3) else {
         return input.to_string();
     };

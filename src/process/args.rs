@@ -2,7 +2,11 @@
 //! trace path, the Eclipse workspace (`-data`) and the pipe adt-ls connects to.
 
 /// `[...extra_args, "-Djco.trace_path", data_dir, "-data", data_dir, "--pipe=<pipe_name>"]`.
-pub fn compose_spawn_args(data_dir: &str, pipe_name: &str, extra_args: &[String]) -> Vec<String> {
+pub(crate) fn compose_spawn_args(
+    data_dir: &str,
+    pipe_name: &str,
+    extra_args: &[String],
+) -> Vec<String> {
     let mut args = Vec::with_capacity(extra_args.len() + 5);
     args.extend(extra_args.iter().cloned());
     args.extend([

@@ -19,14 +19,14 @@ use tokio::sync::watch;
 
 /// How the child ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ExitInfo {
+pub(crate) struct ExitInfo {
     pub code: Option<i32>,
     pub signal: Option<i32>,
 }
 
 impl ExitInfo {
     /// `code <n>` or `code null` (killed by a signal), as Node reports exits.
-    pub fn code_text(&self) -> String {
+    pub(crate) fn code_text(&self) -> String {
         match self.code {
             Some(c) => c.to_string(),
             None => "null".to_string(),
@@ -34,7 +34,7 @@ impl ExitInfo {
     }
 
     /// `code 13` or `signal SIGKILL`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match (self.code, self.signal) {
             (Some(c), _) => format!("code {c}"),
             (None, Some(s)) => format!("signal {}", signal_name(s)),
@@ -43,7 +43,7 @@ impl ExitInfo {
     }
 
     /// The terminating signal's name (`SIGKILL`), when a signal ended the process.
-    pub fn signal_text(&self) -> Option<String> {
+    pub(crate) fn signal_text(&self) -> Option<String> {
         self.signal.map(signal_name)
     }
 }
@@ -60,7 +60,7 @@ fn signal_name(sig: i32) -> String {
     }
 }
 
-pub struct ChildProcess {
+pub(crate) struct ChildProcess {
     pid: u32,
     exit: watch::Receiver<Option<ExitInfo>>,
     output: Arc<OutputTail>,
@@ -70,7 +70,7 @@ pub struct ChildProcess {
 
 /// Spawn `program` with `args` and the base environment (`None`: the OS's) overlaid with
 /// `env`.
-pub fn spawn(
+pub(crate) fn spawn(
     program: &Path,
     args: &[String],
     base_env: Option<&[(String, String)]>,
@@ -137,27 +137,27 @@ pub fn spawn(
 }
 
 impl ChildProcess {
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.pid
     }
 
-    pub fn output(&self) -> &Arc<OutputTail> {
+    pub(crate) fn output(&self) -> &Arc<OutputTail> {
         &self.output
     }
 
     /// The exit status if the child has ended.
-    pub fn exit_info(&self) -> Option<ExitInfo> {
+    pub(crate) fn exit_info(&self) -> Option<ExitInfo> {
         *self.exit.borrow()
     }
 
     /// A receiver that turns `Some` when the child ends.
-    pub fn exit_watch(&self) -> watch::Receiver<Option<ExitInfo>> {
+    pub(crate) fn exit_watch(&self) -> watch::Receiver<Option<ExitInfo>> {
         self.exit.clone()
     }
 
     /// Wait (at most `limit`) until everything the child wrote has been read, so that error
     /// messages quote its last words.
-    pub async fn wait_output_drained(&self, limit: Duration) {
+    pub(crate) async fn wait_output_drained(&self, limit: Duration) {
         let mut rx = self.drained.clone();
         let _ = tokio::time::timeout(limit, async {
             let _ = rx.wait_for(|n| *n >= 2).await;
@@ -166,7 +166,7 @@ impl ChildProcess {
     }
 
     /// Wait for the exit, at most `limit`.
-    pub async fn wait_exit(&self, limit: Duration) -> Option<ExitInfo> {
+    pub(crate) async fn wait_exit(&self, limit: Duration) -> Option<ExitInfo> {
         let mut rx = self.exit.clone();
         let waited = tokio::time::timeout(limit, async {
             let _ = rx.wait_for(Option::is_some).await;
@@ -178,7 +178,7 @@ impl ChildProcess {
 
     /// SIGKILL the process tree (Unix: the process group; Windows: its Job Object, else
     /// `taskkill /T /F`) and wait up to `limit` for the exit.
-    pub async fn kill_and_wait(&self, limit: Duration) -> Option<ExitInfo> {
+    pub(crate) async fn kill_and_wait(&self, limit: Duration) -> Option<ExitInfo> {
         if self.exit_info().is_none() {
             kill_tree(self.pid);
         }
@@ -187,7 +187,7 @@ impl ChildProcess {
 }
 
 /// Kill a process tree by its leader's pid. Safe to call for a pid that has exited.
-pub fn kill_tree(pid: u32) {
+pub(crate) fn kill_tree(pid: u32) {
     if pid == 0 {
         return;
     }

@@ -58,7 +58,7 @@ pub(crate) fn make_temp_dir(container: &Dir, prefix: &str, random_bytes: usize) 
 }
 
 /// Remove a directory tree, ignoring "not found". Best effort: returns whether it is gone.
-pub fn remove_dir_all_quiet(path: &Path) -> bool {
+pub(crate) fn remove_dir_all_quiet(path: &Path) -> bool {
     match std::fs::remove_dir_all(path) {
         Ok(()) => true,
         Err(e) => e.kind() == std::io::ErrorKind::NotFound,

@@ -2,14 +2,14 @@
 //! lifetime (process tree, exit watch, output tail), private data dirs, exit-time cleanup and
 //! the next start's sweep of what dead hosts left behind.
 
-pub mod args;
-pub mod child;
-pub mod dirs;
-pub mod owner;
-pub mod peer;
-pub mod pipe;
-pub mod reaper;
-pub mod tail;
+pub(crate) mod args;
+pub(crate) mod child;
+pub(crate) mod dirs;
+pub(crate) mod owner;
+pub(crate) mod peer;
+pub(crate) mod pipe;
+pub(crate) mod reaper;
+pub(crate) mod tail;
 #[cfg(windows)]
 pub mod win_job;
 #[cfg(windows)]

@@ -19,17 +19,17 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The marker file inside each owned dir.
-pub const MARKER: &str = ".adt-ls-owner";
+pub(crate) const MARKER: &str = ".adt-ls-owner";
 /// A marker longer than this is not ours.
 const MAX_MARKER_BYTES: u64 = 512;
 /// Name prefixes of the dirs the engine creates in the temp dir.
-pub const CLIENT_PREFIX: &str = "adt-ls-client-";
-pub const PIPE_PREFIX: &str = "adt-ls-pipe-";
-pub const DATA_PREFIX: &str = "adt-ls-";
+pub(crate) const CLIENT_PREFIX: &str = "adt-ls-client-";
+pub(crate) const PIPE_PREFIX: &str = "adt-ls-pipe-";
+pub(crate) const DATA_PREFIX: &str = "adt-ls-";
 
 /// Who made a dir.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OwnerMark {
+pub(crate) struct OwnerMark {
     pub pid: u32,
     /// Process start time (Linux: clock ticks since boot, `/proc/<pid>/stat` field 22).
     pub start: Option<u64>,
@@ -39,7 +39,7 @@ pub struct OwnerMark {
 
 /// What we know about a pid now.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProcessState {
+pub(crate) enum ProcessState {
     /// No such process (or only a zombie).
     Gone,
     /// Running; its start time when the platform tells.
@@ -48,7 +48,7 @@ pub enum ProcessState {
 
 impl OwnerMark {
     /// The mark of this process.
-    pub fn current() -> OwnerMark {
+    pub(crate) fn current() -> OwnerMark {
         let pid = std::process::id();
         OwnerMark {
             pid,
@@ -61,7 +61,7 @@ impl OwnerMark {
     }
 
     /// `pid=<n>\nstart=<n>\nns=<text>\n` (absent fields omitted).
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut out = format!("pid={}\n", self.pid);
         if let Some(start) = self.start {
             out.push_str(&format!("start={start}\n"));
@@ -73,7 +73,7 @@ impl OwnerMark {
     }
 
     /// Parse [`render`](Self::render)'s output; `None` for anything else.
-    pub fn parse(text: &str) -> Option<OwnerMark> {
+    pub(crate) fn parse(text: &str) -> Option<OwnerMark> {
         let (mut pid, mut start, mut ns) = (None, None, None);
         for line in text.lines() {
             let (key, value) = line.split_once('=')?;
@@ -91,7 +91,7 @@ impl OwnerMark {
 
 /// Whether a dir marked `mark` was left by a process that is gone. `state` is the probe of
 /// `mark.pid`, `our_ns` our pid namespace. Unsure means not stale.
-pub fn is_stale(mark: &OwnerMark, state: &ProcessState, our_ns: Option<&str>) -> bool {
+pub(crate) fn is_stale(mark: &OwnerMark, state: &ProcessState, our_ns: Option<&str>) -> bool {
     if let (Some(theirs), Some(ours)) = (mark.ns.as_deref(), our_ns) {
         if theirs != ours {
             return false;
@@ -107,7 +107,7 @@ pub fn is_stale(mark: &OwnerMark, state: &ProcessState, our_ns: Option<&str>) ->
 }
 
 /// Whether `name` is one of the dir names the engine creates in the temp dir.
-pub fn is_our_dir_name(name: &str) -> bool {
+pub(crate) fn is_our_dir_name(name: &str) -> bool {
     let hex_tail = |rest: &str, len: usize| {
         rest.len() == len
             && rest
@@ -125,7 +125,7 @@ pub fn is_our_dir_name(name: &str) -> bool {
 }
 
 /// Parse the state and start time out of a `/proc/<pid>/stat` line.
-pub fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
+pub(crate) fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
     let (_, after) = stat.rsplit_once(')')?;
     let fields: Vec<&str> = after.split_whitespace().collect();
     // After the command: field 3 (state) is index 0, field 22 (starttime) index 19.
@@ -135,13 +135,13 @@ pub fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
 }
 
 /// The parent pid from a `/proc/<pid>/stat` line (field 4).
-pub fn parse_proc_ppid(stat: &str) -> Option<u32> {
+pub(crate) fn parse_proc_ppid(stat: &str) -> Option<u32> {
     let (_, after) = stat.rsplit_once(')')?;
     after.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Probe a pid now.
-pub fn probe(pid: u32) -> ProcessState {
+pub(crate) fn probe(pid: u32) -> ProcessState {
     #[cfg(target_os = "linux")]
     {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
@@ -181,7 +181,7 @@ fn probe_by_signal(_pid: u32) -> ProcessState {
 }
 
 /// Our pid namespace (Linux), e.g. `pid:[4026531836]`.
-pub fn pid_namespace() -> Option<String> {
+pub(crate) fn pid_namespace() -> Option<String> {
     #[cfg(target_os = "linux")]
     {
         std::fs::read_link("/proc/self/ns/pid")
@@ -213,9 +213,9 @@ fn read_mark(container: &Dir, name: &str) -> Option<OwnerMark> {
 }
 
 /// At most this many names are read from a temp dir per sweep.
-pub const SWEEP_NAMES: usize = 10_000;
+pub(crate) const SWEEP_NAMES: usize = 10_000;
 /// At most this many dirs with our names are judged (and removed when stale) per sweep.
-pub const SWEEP_CANDIDATES: usize = 64;
+pub(crate) const SWEEP_CANDIDATES: usize = 64;
 /// Judging stops once a sweep has taken this long ...
 const SWEEP_TIME: Duration = Duration::from_millis(50);
 /// ... but never before this many candidates were judged (so progress never depends on
@@ -224,7 +224,7 @@ const SWEEP_MIN_CANDIDATES: usize = 8;
 
 /// What one sweep did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct SweepReport {
+pub(crate) struct SweepReport {
     /// Names read from the directory.
     pub names_read: usize,
     /// True when reading stopped at [`SWEEP_NAMES`].
@@ -239,7 +239,7 @@ pub struct SweepReport {
 
 /// Up to `limit` of the `sorted` names that follow `cursor`, wrapping around to the first
 /// ones: successive sweeps that pass on the last name judged cover every candidate.
-pub fn window<'a>(sorted: &'a [String], cursor: &str, limit: usize) -> Vec<&'a String> {
+pub(crate) fn window<'a>(sorted: &'a [String], cursor: &str, limit: usize) -> Vec<&'a String> {
     let start = sorted.partition_point(|n| n.as_str() <= cursor);
     sorted[start..]
         .iter()

@@ -7,7 +7,7 @@
 
 /// What the kernel told us about a connected peer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PeerCred {
+pub(crate) struct PeerCred {
     pub uid: u32,
     /// `None` where the platform cannot tell.
     pub pid: Option<i32>,
@@ -18,7 +18,7 @@ const MAX_ANCESTRY: usize = 64;
 
 /// Accept `peer` as the child `child_pid` (running as `our_uid`)? `Err` says why not.
 /// `in_tree(pid)` answers whether a pid belongs to the child's process tree.
-pub fn judge(
+pub(crate) fn judge(
     peer: PeerCred,
     our_uid: u32,
     child_pid: u32,
@@ -44,7 +44,7 @@ pub fn judge(
 }
 
 /// Whether `target` is on `pid`'s parent chain, given a parent lookup. Bounded.
-pub fn has_ancestor(pid: u32, target: u32, parent_of: impl Fn(u32) -> Option<u32>) -> bool {
+pub(crate) fn has_ancestor(pid: u32, target: u32, parent_of: impl Fn(u32) -> Option<u32>) -> bool {
     let mut current = pid;
     for _ in 0..MAX_ANCESTRY {
         match parent_of(current) {
@@ -57,7 +57,7 @@ pub fn has_ancestor(pid: u32, target: u32, parent_of: impl Fn(u32) -> Option<u32
 }
 
 /// Whether `pid` is in the process tree of `child_pid` (its group, or below it).
-pub fn in_child_tree(pid: u32, child_pid: u32) -> bool {
+pub(crate) fn in_child_tree(pid: u32, child_pid: u32) -> bool {
     in_child_group(pid, child_pid) || in_child_ancestry(pid, child_pid)
 }
 
@@ -93,7 +93,7 @@ fn in_child_ancestry(_pid: u32, _child_pid: u32) -> bool {
 
 /// Our effective uid.
 #[cfg(unix)]
-pub fn our_uid() -> u32 {
+pub(crate) fn our_uid() -> u32 {
     // SAFETY: geteuid has no failure mode.
     unsafe { libc::geteuid() }
 }

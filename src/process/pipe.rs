@@ -21,12 +21,12 @@ use std::path::{Path, PathBuf};
 use tokio::io::{AsyncRead, AsyncWrite};
 
 /// A connected byte stream, whatever the platform's pipe type.
-pub trait PipeStream: AsyncRead + AsyncWrite + Send + Unpin + 'static {}
+pub(crate) trait PipeStream: AsyncRead + AsyncWrite + Send + Unpin + 'static {}
 impl<T: AsyncRead + AsyncWrite + Send + Unpin + 'static> PipeStream for T {}
 
 /// The accepted connection: a stream for the connection's reader and writer tasks, or
 /// (Unix, when the caller reads the socket itself) the writing side and a dup to read.
-pub enum Transport {
+pub(crate) enum Transport {
     Stream(Box<dyn PipeStream>),
     #[cfg(unix)]
     Fed {
@@ -42,7 +42,7 @@ const MAX_SOCKET_PATH: usize = 103;
 #[cfg(unix)]
 const SOCKET_NAME: &str = "lsp.sock";
 
-pub struct PipeListener {
+pub(crate) struct PipeListener {
     address: String,
     /// The private dir holding the socket (Unix), removed by the owner on teardown.
     dir: Option<PathBuf>,
@@ -53,7 +53,7 @@ pub struct PipeListener {
 }
 
 /// Whether a socket dir in `base` keeps the socket path within `sun_path`.
-pub fn socket_fits(base: &Path) -> bool {
+pub(crate) fn socket_fits(base: &Path) -> bool {
     #[cfg(unix)]
     {
         // `<base>/adt-ls-pipe-<12hex>/lsp.sock`
@@ -113,12 +113,12 @@ impl PipeListener {
     }
 
     /// The private dir holding the socket (Unix); `None` for named pipes.
-    pub fn dir(&self) -> Option<&Path> {
+    pub(crate) fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }
 
     /// The `--pipe=` address.
-    pub fn address(&self) -> &str {
+    pub(crate) fn address(&self) -> &str {
         &self.address
     }
 
@@ -127,7 +127,7 @@ impl PipeListener {
     /// that ends when the returned [`PipeGuard`] is dropped.
     /// With `fed`, the reading side is handed out to be read by the caller.
     #[cfg(unix)]
-    pub async fn accept_child(
+    pub(crate) async fn accept_child(
         &mut self,
         child_pid: u32,
         fed: bool,
@@ -218,7 +218,7 @@ impl PipeListener {
     }
 
     /// Remove the socket's private dir (Unix); named pipes leave nothing behind.
-    pub fn remove_dir(dir: &Path) {
+    pub(crate) fn remove_dir(dir: &Path) {
         super::dirs::remove_dir_all_quiet(dir);
         super::reaper::untrack_path(&dir.to_path_buf());
     }
@@ -243,7 +243,7 @@ fn create_instance(
 
 /// Keeps the "accept and drop later connections" task alive; dropping it stops the task
 /// and closes the listener.
-pub struct PipeGuard {
+pub(crate) struct PipeGuard {
     _stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 

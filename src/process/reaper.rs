@@ -51,7 +51,7 @@ fn with<R>(f: impl FnOnce(&mut Registry) -> R) -> R {
 }
 
 /// Whether the host process has begun its exit-time cleanup.
-pub fn is_exiting() -> bool {
+pub(crate) fn is_exiting() -> bool {
     EXITING.load(Ordering::SeqCst)
 }
 
@@ -68,7 +68,7 @@ fn exiting_error(what: &Path) -> Error {
 /// Run `create` (which makes `path`) unless the host is exiting, and record `path` for the
 /// exit-time cleanup when `track` is set; both under the registry lock, so a concurrent
 /// [`reap_all`] either removes the path or sees it never made.
-pub fn create_tracked<T>(
+pub(crate) fn create_tracked<T>(
     path: &Path,
     track: bool,
     create: impl FnOnce() -> Result<T>,
@@ -87,7 +87,7 @@ pub fn create_tracked<T>(
 
 /// Record a process tree to kill at exit. False when the host is already exiting (the
 /// caller kills it at once instead).
-pub fn track_pid(pid: u32) -> bool {
+pub(crate) fn track_pid(pid: u32) -> bool {
     with(|r| {
         if is_exiting() {
             return false;
@@ -97,23 +97,24 @@ pub fn track_pid(pid: u32) -> bool {
     })
 }
 
-pub fn untrack_pid(pid: u32) {
+pub(crate) fn untrack_pid(pid: u32) {
     with(|r| r.pids.remove(&pid));
 }
 
+#[cfg(test)]
 /// Record a file or directory to delete at exit (directories recursively).
-pub fn track_path(path: PathBuf) {
+pub(crate) fn track_path(path: PathBuf) {
     with(|r| r.paths.insert(path));
 }
 
-pub fn untrack_path(path: &PathBuf) {
+pub(crate) fn untrack_path(path: &PathBuf) {
     with(|r| r.paths.remove(path));
 }
 
 /// Kill every tracked process tree and delete every tracked path. Synchronous and quick;
 /// never blocks on the registry lock (it may run from an `atexit` handler while another
 /// thread was stopped holding it).
-pub fn reap_all() {
+pub(crate) fn reap_all() {
     EXITING.store(true, Ordering::SeqCst);
     let Some((pids, paths)) = try_take() else {
         return;

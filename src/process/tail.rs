@@ -7,16 +7,16 @@ use std::sync::Mutex;
 const KEEP_CHUNKS: usize = 60;
 
 #[derive(Default)]
-pub struct OutputTail {
+pub(crate) struct OutputTail {
     chunks: Mutex<VecDeque<String>>,
 }
 
 impl OutputTail {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
-    pub fn push(&self, chunk: String) {
+    pub(crate) fn push(&self, chunk: String) {
         let mut chunks = self.chunks.lock().unwrap_or_else(|p| p.into_inner());
         if chunks.len() == KEEP_CHUNKS {
             chunks.pop_front();
@@ -25,7 +25,7 @@ impl OutputTail {
     }
 
     /// The last `n` chunks concatenated (redacted: the JVM echoes `JAVA_TOOL_OPTIONS`).
-    pub fn last(&self, n: usize) -> String {
+    pub(crate) fn last(&self, n: usize) -> String {
         let chunks = self.chunks.lock().unwrap_or_else(|p| p.into_inner());
         let start = chunks.len().saturating_sub(n);
         let joined: String = chunks.iter().skip(start).map(String::as_str).collect();

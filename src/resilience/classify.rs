@@ -25,19 +25,19 @@ static LOGGED_OFF_RE: OnceLock<Option<Regex>> = OnceLock::new();
 static WRITE_SESSION_RE: OnceLock<Option<Regex>> = OnceLock::new();
 
 /// The reference's `isLoggedOffMessage`.
-pub fn is_logged_off_message(text: &str) -> bool {
+pub(crate) fn is_logged_off_message(text: &str) -> bool {
     matches(&LOGGED_OFF_RE, LOGGED_OFF, text)
 }
 
 /// A thrown error that means "logged off" (never an MCP transport error).
-pub fn is_logged_off_error(e: &Error) -> bool {
+pub(crate) fn is_logged_off_error(e: &Error) -> bool {
     !e.has_code(codes::MCP_TRANSPORT)
         && !e.has_code(codes::TIMEOUT)
         && is_logged_off_message(&e.message)
 }
 
 /// `isError` and the joined `content[].text` reads "logged off".
-pub fn is_logged_off_federated_result(res: &Value) -> bool {
+pub(crate) fn is_logged_off_federated_result(res: &Value) -> bool {
     if !res.get("isError").and_then(Value::as_bool).unwrap_or(false) {
         return false;
     }
@@ -45,7 +45,7 @@ pub fn is_logged_off_federated_result(res: &Value) -> bool {
 }
 
 /// The `content[].text` values joined with a space.
-pub fn federated_text(res: &Value) -> String {
+pub(crate) fn federated_text(res: &Value) -> String {
     res.get("content")
         .and_then(Value::as_array)
         .map(|items| {
@@ -59,13 +59,13 @@ pub fn federated_text(res: &Value) -> String {
 }
 
 /// The reference's `isTransientColdError`.
-pub fn is_transient_cold_error(message: &str) -> bool {
+pub(crate) fn is_transient_cold_error(message: &str) -> bool {
     let m = message.to_lowercase();
     m.contains("internal error") || m.contains("temporarily") || m.contains("try again")
 }
 
 /// The reference's `isWriteSessionError`.
-pub fn is_write_session_error(text: &str) -> bool {
+pub(crate) fn is_write_session_error(text: &str) -> bool {
     matches(&WRITE_SESSION_RE, WRITE_SESSION, text)
 }
 

@@ -8,7 +8,7 @@ use std::future::Future;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy)]
-pub struct ColdRetry {
+pub(crate) struct ColdRetry {
     pub attempts: u32,
     pub delay: Duration,
 }
@@ -24,7 +24,7 @@ impl Default for ColdRetry {
 
 /// Run `attempt` until it gives a result that `retry_result` accepts, or an error that
 /// `retry_error` does not want retried, or the attempts run out.
-pub async fn with_cold_retry<T, F, Fut>(
+pub(crate) async fn with_cold_retry<T, F, Fut>(
     opts: ColdRetry,
     mut attempt: F,
     retry_result: impl Fn(&T) -> bool,

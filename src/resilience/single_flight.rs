@@ -6,17 +6,18 @@ use std::sync::Mutex;
 use tokio::sync::watch;
 
 #[derive(Default)]
-pub struct SingleFlight {
+pub(crate) struct SingleFlight {
     running: Mutex<Option<watch::Receiver<Option<bool>>>>,
 }
 
 impl SingleFlight {
-    pub fn new() -> Self {
+    #[cfg(test)]
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Join the attempt in flight, or start `attempt` when none is.
-    pub async fn run<F, Fut>(&self, attempt: F) -> bool
+    pub(crate) async fn run<F, Fut>(&self, attempt: F) -> bool
     where
         F: FnOnce() -> Fut,
         Fut: Future<Output = bool>,

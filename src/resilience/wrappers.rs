@@ -11,13 +11,13 @@ use std::future::Future;
 use std::sync::Arc;
 
 /// "Log on again"; `true` when the session is live afterwards.
-pub type Relogon = Arc<dyn Fn() -> BoxFuture<bool> + Send + Sync>;
+pub(crate) type Relogon = Arc<dyn Fn() -> BoxFuture<bool> + Send + Sync>;
 /// "Probe, and re-logon if dead"; `true` when a dead session was revived.
-pub type Revive = Arc<dyn Fn() -> BoxFuture<bool> + Send + Sync>;
+pub(crate) type Revive = Arc<dyn Fn() -> BoxFuture<bool> + Send + Sync>;
 
 /// Run `call`; after a logged-off error (or a result `logged_off_in_result` flags) and a
 /// successful `relogon`, run it once more.
-pub async fn with_relogon<T, F, Fut>(
+pub(crate) async fn with_relogon<T, F, Fut>(
     relogon: Option<&Relogon>,
     mut call: F,
     logged_off_in_result: impl Fn(&T) -> bool,
@@ -40,7 +40,7 @@ where
 
 /// Run a write; on a write-session error, retry once if `revive` reports it revived a dead
 /// session. Other errors never trigger a probe.
-pub async fn with_write_retry<T, F, Fut>(revive: Option<&Revive>, mut run: F) -> Result<T>
+pub(crate) async fn with_write_retry<T, F, Fut>(revive: Option<&Revive>, mut run: F) -> Result<T>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T>>,
@@ -55,7 +55,7 @@ where
 }
 
 /// Run a search; if it found nothing and `revive` revived a dead session, search once more.
-pub async fn search_with_revive<T, F, Fut>(
+pub(crate) async fn search_with_revive<T, F, Fut>(
     revive: Option<&Revive>,
     mut run: F,
     is_empty: impl Fn(&T) -> bool,

@@ -11,15 +11,15 @@ use std::path::Path;
 
 /// Cap on one CA file: 1 MiB holds hundreds of PEM certificates (a whole public root
 /// bundle is about 220 KB).
-pub const MAX_CA_FILE_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_CA_FILE_BYTES: u64 = 1024 * 1024;
 
 /// The bytes of the CA file at `path`, or a clear error naming it.
-pub fn read_ca_file(path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_ca_file(path: &Path) -> Result<Vec<u8>> {
     read_bounded_regular_file(path, MAX_CA_FILE_BYTES, "extraCaCerts")
 }
 
 /// Read `path` when it is a regular file of at most `cap` bytes; `what` names the option.
-pub fn read_bounded_regular_file(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
+pub(crate) fn read_bounded_regular_file(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
     let file = open_nonblocking(path).map_err(|e| with_path(e, "read", path))?;
     let meta = file.metadata().map_err(|e| with_path(e, "read", path))?;
     if !meta.is_file() {

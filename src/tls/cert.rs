@@ -6,22 +6,17 @@
 //! `IP:127.0.0.1` next to `CN=localhost` (docs/wire.md#proxy-certificate). The key PEM is PKCS#8
 //! (`BEGIN PRIVATE KEY`), like modern OpenSSL writes.
 
-use super::private_file::write_private_file;
 use crate::kernel::error::{Error, Result};
 use rcgen::{CertificateParams, DistinguishedName, DnType, KeyPair, SanType};
 use std::net::{IpAddr, Ipv4Addr};
-use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Validity of the proxy certificate, as in the reference.
-pub const LOCALHOST_CERT_DAYS: u64 = 825;
-/// File names inside the work dir, as in the reference.
-pub const PROXY_CERT_FILE: &str = "proxy-cert.pem";
-pub const PROXY_KEY_FILE: &str = "proxy-key.pem";
+pub(crate) const LOCALHOST_CERT_DAYS: u64 = 825;
 
 /// A certificate and its private key, both PEM.
 #[derive(Clone)]
-pub struct LocalhostCert {
+pub(crate) struct LocalhostCert {
     pub cert_pem: String,
     /// PKCS#8 PEM. Never logged.
     pub key_pem: String,
@@ -36,16 +31,8 @@ impl std::fmt::Debug for LocalhostCert {
     }
 }
 
-/// The certificate plus where it was written.
-#[derive(Debug, Clone)]
-pub struct LocalhostCertFiles {
-    pub cert_path: PathBuf,
-    pub key_path: PathBuf,
-    pub cert: LocalhostCert,
-}
-
 /// Generate a fresh self-signed `CN=localhost` certificate valid for 825 days from today.
-pub fn generate_localhost_cert() -> Result<LocalhostCert> {
+pub(crate) fn generate_localhost_cert() -> Result<LocalhostCert> {
     let key = KeyPair::generate().map_err(cert_error)?;
     let mut params = CertificateParams::new(vec!["localhost".to_string()]).map_err(cert_error)?;
     params
@@ -63,21 +50,6 @@ pub fn generate_localhost_cert() -> Result<LocalhostCert> {
     Ok(LocalhostCert {
         cert_pem: cert.pem(),
         key_pem: key.serialize_pem(),
-    })
-}
-
-/// Generate the certificate and write `<dir>/proxy-cert.pem` and `<dir>/proxy-key.pem`,
-/// both mode 0600.
-pub fn write_localhost_cert(dir: &Path) -> Result<LocalhostCertFiles> {
-    let cert = generate_localhost_cert()?;
-    let cert_path = dir.join(PROXY_CERT_FILE);
-    let key_path = dir.join(PROXY_KEY_FILE);
-    write_private_file(&key_path, cert.key_pem.as_bytes())?;
-    write_private_file(&cert_path, cert.cert_pem.as_bytes())?;
-    Ok(LocalhostCertFiles {
-        cert_path,
-        key_path,
-        cert,
     })
 }
 

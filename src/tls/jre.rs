@@ -19,7 +19,7 @@ const JVM_DIR_PREFIX: &str = "com.sap.adt.jvm.";
 
 /// The bundled JRE's tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JreTools {
+pub(crate) struct JreTools {
     /// `<jvm>/jre/bin/keytool` (`keytool.exe` on Windows); exists.
     pub keytool: PathBuf,
     /// `<jvm>/jre/lib/security/cacerts` (not checked for existence, as in the reference).
@@ -27,7 +27,7 @@ pub struct JreTools {
 }
 
 /// Locate the JRE tools relative to the adt-ls binary.
-pub fn resolve_jre_tools(adt_ls_bin: &Path) -> Result<JreTools> {
+pub(crate) fn resolve_jre_tools(adt_ls_bin: &Path) -> Result<JreTools> {
     let roots = plugin_roots(adt_ls_bin);
     for root in &roots {
         if !root.is_dir() {
@@ -51,7 +51,7 @@ pub fn resolve_jre_tools(adt_ls_bin: &Path) -> Result<JreTools> {
 }
 
 /// The three plugin roots, in search order.
-pub fn plugin_roots(adt_ls_bin: &Path) -> Vec<PathBuf> {
+pub(crate) fn plugin_roots(adt_ls_bin: &Path) -> Vec<PathBuf> {
     let bin_dir = adt_ls_bin.parent().unwrap_or(Path::new("."));
     vec![
         normalize(&bin_dir.join("plugins")),

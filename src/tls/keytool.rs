@@ -8,14 +8,14 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Upper bound for one keytool run (it normally takes about a second: JVM start-up).
-pub const KEYTOOL_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const KEYTOOL_TIMEOUT: Duration = Duration::from_secs(60);
 const POLL_INTERVAL: Duration = Duration::from_millis(25);
 /// Keep only the end of keytool's output in error messages.
 const OUTPUT_TAIL_CHARS: usize = 2_000;
 
 /// `keytool -importcert -noprompt -keystore <store> -storepass <password> -alias <alias>
 /// -file <cert_file>`, exactly as the reference runs it.
-pub fn import_cert(
+pub(crate) fn import_cert(
     keytool: &Path,
     store: &Path,
     password: &str,
@@ -39,7 +39,7 @@ pub fn import_cert(
 
 /// Run `command` to completion within [`KEYTOOL_TIMEOUT`]; a non-zero exit is an error that
 /// carries the tail of the combined output.
-pub fn run(mut command: Command, what: &str) -> Result<()> {
+pub(crate) fn run(mut command: Command, what: &str) -> Result<()> {
     command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

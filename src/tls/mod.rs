@@ -3,43 +3,39 @@
 //! PKCS#12), the `JAVA_TOOL_OPTIONS` value that points adt-ls at it, and the localhost TLS
 //! reverse proxy (direct or via a forward proxy). Nothing here knows about N-API.
 
-pub mod ca_file;
-pub mod cert;
+pub(crate) mod ca_file;
+pub(crate) mod cert;
 pub mod jks;
-pub mod jre;
-pub mod keytool;
+pub(crate) mod jre;
+pub(crate) mod keytool;
 pub mod pem;
-pub mod prepare;
+pub(crate) mod prepare;
 mod private_file;
-pub mod proxy;
-pub mod proxy_client;
+pub(crate) mod proxy;
+pub(crate) mod proxy_client;
 mod proxy_client_auth;
 pub(crate) mod proxy_conn;
 mod proxy_headers;
-pub mod proxy_target;
+pub(crate) mod proxy_target;
 mod proxy_upstream;
 pub(crate) mod signature_checks;
 pub mod truststore;
-pub mod upstream_tls;
+pub(crate) mod upstream_tls;
 
 #[cfg(test)]
 mod tests;
 
-pub use cert::{generate_localhost_cert, write_localhost_cert, LocalhostCert, LocalhostCertFiles};
-pub use jre::{resolve_jre_tools, JreTools};
-pub use prepare::{prepare_adt_ls_tls, AdtLsTls};
-pub use proxy::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions};
-pub use proxy_client::{write_proxy_client_identity, ProxyClientIdentity};
-pub use proxy_target::{ProxyTarget, Scheme};
-pub use truststore::{build_truststore, java_tool_options, TrustedCert, TruststoreSource};
-pub use upstream_tls::{upstream_client_config, ClientCertPem};
+pub(crate) use prepare::prepare_adt_ls_tls;
+pub(crate) use proxy::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions};
+pub(crate) use proxy_target::ProxyTarget;
+pub(crate) use upstream_tls::{upstream_client_config, ClientCertPem};
 
 /// Password of every truststore the engine writes (and of the JRE `cacerts` it reads).
-pub const TRUSTSTORE_PASSWORD: &str = "changeit";
+pub(crate) const TRUSTSTORE_PASSWORD: &str = "changeit";
 /// Truststore alias of the proxy's localhost certificate.
-pub const PROXY_CERT_ALIAS: &str = "adt-ls-proxy-localhost";
+pub(crate) const PROXY_CERT_ALIAS: &str = "adt-ls-proxy-localhost";
 /// File name of the truststore inside the work dir.
-pub const TRUSTSTORE_FILE: &str = "truststore.p12";
+pub(crate) const TRUSTSTORE_FILE: &str = "truststore.p12";
 
 /// The one crypto provider the TLS module uses (explicit, so nothing depends on a
 /// process-wide default having been installed).

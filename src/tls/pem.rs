@@ -51,8 +51,8 @@ mod tests {
 
     #[test]
     fn reads_pem_chains_and_der() {
-        let a = crate::tls::generate_localhost_cert().unwrap();
-        let b = crate::tls::generate_localhost_cert().unwrap();
+        let a = crate::tls::cert::generate_localhost_cert().unwrap();
+        let b = crate::tls::cert::generate_localhost_cert().unwrap();
         let both = format!("{}\n{}", a.cert_pem, b.cert_pem);
         let certs = parse_certificates(both.as_bytes(), "test").unwrap();
         assert_eq!(certs.len(), 2);
@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn reads_pkcs8_keys_and_reports_missing_ones_without_content() {
-        let a = crate::tls::generate_localhost_cert().unwrap();
+        let a = crate::tls::cert::generate_localhost_cert().unwrap();
         assert!(matches!(
             parse_private_key(a.key_pem.as_bytes(), "key").unwrap(),
             PrivateKeyDer::Pkcs8(_)

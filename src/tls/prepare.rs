@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 /// What the client needs after TLS preparation.
 #[derive(Debug, Clone)]
-pub struct AdtLsTls {
+pub(crate) struct AdtLsTls {
     /// The reverse proxy's certificate and key (only with `selfSigned`).
     pub proxy_cert: Option<LocalhostCert>,
     /// adt-ls's client identity towards the proxy (only with `selfSigned`).
@@ -32,17 +32,19 @@ pub struct AdtLsTls {
     /// The PEM texts of `extraCaCerts`, in order (also trusted by the proxy's upstream hop
     /// and the reentrance GETs when they verify, docs/decisions.md#d5-8).
     pub extra_ca_pems: Vec<Vec<u8>>,
-    /// `<work_dir>/truststore.p12`.
+    /// `<work_dir>/truststore.p12` (the tests read it).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub trust_store_path: PathBuf,
     /// Value for adt-ls's `JAVA_TOOL_OPTIONS`.
     pub java_tool_options: String,
-    /// How the JRE `cacerts` was read (for diagnostics).
+    /// How the JRE `cacerts` was read (the tests read it).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub source: TruststoreSource,
 }
 
 /// Prepare the truststore for adt-ls, or return `None` when neither `self_signed` nor
 /// `extra_ca_files` asks for one. Fails like the reference when the bundled JRE is missing.
-pub async fn prepare_adt_ls_tls(
+pub(crate) async fn prepare_adt_ls_tls(
     adt_ls_bin: &Path,
     work_dir: &Path,
     self_signed: bool,

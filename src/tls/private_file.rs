@@ -6,17 +6,17 @@ use crate::kernel::error::{Error, Result};
 use std::path::Path;
 
 /// Write `bytes` to `path`, creating or truncating it with mode 0600 on Unix.
-pub fn write_private_file(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(super) fn write_private_file(path: &Path, bytes: &[u8]) -> Result<()> {
     crate::safe_fs::write_private_file(path, bytes)
 }
 
 /// Set mode 0600 on an existing file (no-op on non-Unix systems).
-pub fn restrict_permissions(path: &Path) -> Result<()> {
+pub(super) fn restrict_permissions(path: &Path) -> Result<()> {
     crate::safe_fs::restrict_file(path)
 }
 
 /// An I/O error that names the operation and the file, keeping the errno code.
-pub fn with_path(e: std::io::Error, op: &str, path: &Path) -> Error {
+pub(super) fn with_path(e: std::io::Error, op: &str, path: &Path) -> Error {
     let mut err = Error::from(e);
     err.message = format!("{op} {}: {}", path.display(), err.message);
     err

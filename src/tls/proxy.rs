@@ -37,17 +37,17 @@ use tokio::task::{AbortHandle, JoinHandle, JoinSet};
 use tokio_rustls::{TlsAcceptor, TlsConnector};
 
 /// How long `close()` lets in-flight exchanges finish before cutting them.
-pub const CLOSE_GRACE: Duration = Duration::from_secs(2);
+pub(crate) const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Pause after a failed `accept()` (e.g. out of file descriptors) before the next one.
 const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(50);
 /// Connections still in their TLS handshake at one time; more evict the oldest.
-pub const MAX_PENDING_HANDSHAKES: usize = 32;
+pub(crate) const MAX_PENDING_HANDSHAKES: usize = 32;
 /// Authenticated (handshake done) connections at one time; more are closed.
-pub const MAX_CONNECTIONS: usize = 128;
+pub(crate) const MAX_CONNECTIONS: usize = 128;
 
 /// Options of [`start_tls_reverse_proxy`] (the reference's `startTlsReverseProxy`).
 #[derive(Clone)]
-pub struct ProxyOptions {
+pub(crate) struct ProxyOptions {
     /// The listener's certificate (PEM, e.g. the `CN=localhost` one) and its key.
     pub cert_pem: String,
     pub key_pem: String,
@@ -70,7 +70,7 @@ pub struct ProxyOptions {
 
 impl ProxyOptions {
     /// Defaults: insecure upstream, bind 127.0.0.1, direct mode, no client certificate.
-    pub fn new(
+    pub(crate) fn new(
         cert_pem: impl Into<String>,
         key_pem: impl Into<String>,
         target: ProxyTarget,
@@ -107,7 +107,7 @@ impl std::fmt::Debug for ProxyOptions {
 
 /// A running proxy.
 #[derive(Debug)]
-pub struct ProxyHandle {
+pub(crate) struct ProxyHandle {
     /// The bound port.
     pub port: u16,
     /// `https://localhost:<port>`.
@@ -119,7 +119,7 @@ pub struct ProxyHandle {
 impl ProxyHandle {
     /// Stop accepting, let in-flight exchanges finish (bounded by [`CLOSE_GRACE`]), close
     /// every connection, and return when all of that is done.
-    pub async fn close(mut self) {
+    pub(crate) async fn close(mut self) {
         unregister_running_proxy(self.port);
         let _ = self.shutdown.send(true);
         if let Some(accept_loop) = self.accept_loop.take() {
@@ -141,7 +141,7 @@ impl Drop for ProxyHandle {
 }
 
 /// Bind the listener and start serving. Must be called inside a tokio runtime.
-pub async fn start_tls_reverse_proxy(opts: ProxyOptions) -> Result<ProxyHandle> {
+pub(crate) async fn start_tls_reverse_proxy(opts: ProxyOptions) -> Result<ProxyHandle> {
     let acceptor = TlsAcceptor::from(Arc::new(server_config(&opts)?));
     let route = Arc::new(upstream_route(&opts)?);
     let listener = TcpListener::bind((opts.bind_host.as_str(), 0))

@@ -60,7 +60,7 @@ fn proxy_port_of(url: &reqwest::Url) -> Option<u16> {
 }
 
 /// The identity to present when connecting to `url`, if it is one of our proxies.
-pub fn identity_for(url: &reqwest::Url) -> Option<ClientCertPem> {
+pub(crate) fn identity_for(url: &reqwest::Url) -> Option<ClientCertPem> {
     let port = proxy_port_of(url)?;
     running()
         .iter()
@@ -70,7 +70,7 @@ pub fn identity_for(url: &reqwest::Url) -> Option<ClientCertPem> {
 
 /// `url` with its origin replaced by the system's when it names one of our proxies (for a
 /// browser, which cannot present the identity); otherwise `None`.
-pub fn system_url_for(url: &reqwest::Url) -> Option<String> {
+pub(crate) fn system_url_for(url: &reqwest::Url) -> Option<String> {
     let port = proxy_port_of(url)?;
     let origin = running()
         .iter()
@@ -85,9 +85,9 @@ pub fn system_url_for(url: &reqwest::Url) -> Option<String> {
 }
 
 /// File name of the keystore inside the work dir.
-pub const KEYSTORE_FILE: &str = "proxy-client.p12";
+pub(crate) const KEYSTORE_FILE: &str = "proxy-client.p12";
 /// Alias of the key entry in the keystore.
-pub const KEYSTORE_ALIAS: &str = "adt-ls-proxy-client";
+pub(crate) const KEYSTORE_ALIAS: &str = "adt-ls-proxy-client";
 /// PBKDF2 iterations of the keystore's key encryption and MAC. The password is 192 random
 /// bits, so key stretching adds nothing; a low count keeps the JVM's (and the simulator's
 /// pure-JS) keystore load fast (10,000, the writer's default, cost the simulator over 1 s).
@@ -97,7 +97,7 @@ const CLIENT_CN: &str = "adt-ls-native proxy client";
 
 /// The client identity of one run.
 #[derive(Clone)]
-pub struct ProxyClientIdentity {
+pub(crate) struct ProxyClientIdentity {
     /// The certificate the proxy accepts (and nothing else).
     pub cert_der: CertificateDer<'static>,
     /// Certificate and key as PEM, for our own connections to the proxy.
@@ -120,7 +120,7 @@ impl std::fmt::Debug for ProxyClientIdentity {
 impl ProxyClientIdentity {
     /// `-Djavax.net.ssl.keyStore=<path> -Djavax.net.ssl.keyStorePassword=<pw>
     /// -Djavax.net.ssl.keyStoreType=PKCS12`, quoted for HotSpot like the truststore options.
-    pub fn java_tool_options(&self) -> String {
+    pub(crate) fn java_tool_options(&self) -> String {
         let store = format!("-Djavax.net.ssl.keyStore={}", self.keystore_path.display());
         format!(
             "{} -Djavax.net.ssl.keyStorePassword={} -Djavax.net.ssl.keyStoreType=PKCS12",
@@ -129,14 +129,15 @@ impl ProxyClientIdentity {
         )
     }
 
+    #[cfg(test)]
     /// The keystore password (for tests and diagnostics that must prove redaction).
-    pub fn password(&self) -> &str {
+    pub(crate) fn password(&self) -> &str {
         &self.password
     }
 }
 
 /// Generate the identity and write its keystore into `work_dir`. Blocking (PBKDF2).
-pub fn write_proxy_client_identity(work_dir: &Path) -> Result<ProxyClientIdentity> {
+pub(crate) fn write_proxy_client_identity(work_dir: &Path) -> Result<ProxyClientIdentity> {
     let key = KeyPair::generate().map_err(identity_error)?;
     let mut params = CertificateParams::default();
     let mut name = DistinguishedName::new();

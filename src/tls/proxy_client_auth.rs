@@ -12,14 +12,14 @@ use rustls::{CertificateError, DistinguishedName};
 use std::sync::Arc;
 
 #[derive(Debug)]
-pub struct PinnedClientCert {
+pub(super) struct PinnedClientCert {
     pinned: CertificateDer<'static>,
     hints: Vec<DistinguishedName>,
     provider: Arc<CryptoProvider>,
 }
 
 impl PinnedClientCert {
-    pub fn new(pinned: CertificateDer<'static>, provider: Arc<CryptoProvider>) -> Self {
+    pub(super) fn new(pinned: CertificateDer<'static>, provider: Arc<CryptoProvider>) -> Self {
         let mut roots = rustls::RootCertStore::empty();
         // A certificate webpki cannot parse as an anchor just gets no hint.
         let _ = roots.add(pinned.clone());

@@ -26,18 +26,18 @@ pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long to wait for a kept-alive upstream connection to become reusable.
 const REUSE_WAIT: Duration = Duration::from_secs(5);
 
-pub type ProxyBody = Either<Incoming, Full<Bytes>>;
+pub(crate) type ProxyBody = Either<Incoming, Full<Bytes>>;
 
 /// The accept loop's bookkeeping for one connection: cleared once the handshake is over,
 /// and the pool of authenticated-connection permits.
-pub struct ConnLimits {
+pub(crate) struct ConnLimits {
     pub handshaking: Arc<AtomicBool>,
     pub authenticated: Arc<Semaphore>,
 }
 
 /// Serve one accepted TCP connection until it ends or shutdown is signalled; on shutdown,
 /// in-flight responses may finish (the caller bounds that) and idle connections close.
-pub async fn serve_connection(
+pub(crate) async fn serve_connection(
     tcp: TcpStream,
     acceptor: TlsAcceptor,
     route: Arc<UpstreamRoute>,
@@ -88,7 +88,7 @@ pub async fn serve_connection(
 }
 
 /// Resolves once shutdown is signalled (or the signalling side is gone).
-pub async fn stop_signal(shutdown: &mut watch::Receiver<bool>) {
+pub(crate) async fn stop_signal(shutdown: &mut watch::Receiver<bool>) {
     let _ = shutdown.wait_for(|stop| *stop).await;
 }
 

@@ -19,7 +19,7 @@ const HOP_BY_HOP: [&str; 7] = [
 
 /// Remove the hop-by-hop headers, including those the `Connection` header names. The
 /// remaining headers keep their order (a plain `HeaderMap::remove` would reorder them).
-pub fn strip_hop_by_hop(headers: &mut HeaderMap) {
+pub(super) fn strip_hop_by_hop(headers: &mut HeaderMap) {
     strip(headers, &[]);
 }
 
@@ -56,7 +56,7 @@ fn strip(headers: &mut HeaderMap, also_drop: &[HeaderName]) {
 /// Headers for the upstream request. `Expect: 100-continue` was already answered to the
 /// client by our server side, so it is not repeated upstream. `forced_host` overwrites Host
 /// (forward-proxy mode).
-pub fn upstream_request_headers(headers: &mut HeaderMap, forced_host: Option<&str>) {
+pub(super) fn upstream_request_headers(headers: &mut HeaderMap, forced_host: Option<&str>) {
     strip(headers, &[EXPECT]);
     if let Some(host) = forced_host {
         if let Ok(value) = HeaderValue::from_str(host) {

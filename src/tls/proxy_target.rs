@@ -123,7 +123,7 @@ fn is_host_text(host: &str) -> bool {
 }
 
 /// `host:port`, with brackets around an IPv6 address.
-pub fn authority(host: &str, port: u16) -> String {
+pub(crate) fn authority(host: &str, port: u16) -> String {
     if host.contains(':') {
         format!("[{host}]:{port}")
     } else {

@@ -21,10 +21,10 @@ use tokio::task::JoinHandle;
 use tokio_rustls::TlsConnector;
 
 /// Bound for TCP connect plus TLS handshake.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How requests reach the target.
-pub enum UpstreamRoute {
+pub(crate) enum UpstreamRoute {
     /// Straight to the target; `tls` is set for `https` targets.
     Direct {
         target: ProxyTarget,
@@ -39,7 +39,7 @@ pub enum UpstreamRoute {
 }
 
 /// One open client connection; its driver task ends when this is dropped.
-pub struct UpstreamConn {
+pub(crate) struct UpstreamConn {
     pub sender: SendRequest<Incoming>,
     driver: JoinHandle<()>,
 }
@@ -52,7 +52,7 @@ impl Drop for UpstreamConn {
 
 impl UpstreamRoute {
     /// The request target to send: origin form directly, absolute form via a forward proxy.
-    pub fn request_uri(&self, path_and_query: &str) -> Result<Uri, String> {
+    pub(crate) fn request_uri(&self, path_and_query: &str) -> Result<Uri, String> {
         let text = match self {
             UpstreamRoute::Direct { .. } => path_and_query.to_string(),
             UpstreamRoute::Forward { target, .. } => format!("{}{path_and_query}", target.origin()),
@@ -62,7 +62,7 @@ impl UpstreamRoute {
     }
 
     /// The Host value forced on upstream requests (forward-proxy mode only).
-    pub fn forced_host(&self) -> Option<String> {
+    pub(crate) fn forced_host(&self) -> Option<String> {
         match self {
             UpstreamRoute::Direct { .. } => None,
             UpstreamRoute::Forward { target, .. } => Some(target.authority()),
@@ -70,7 +70,7 @@ impl UpstreamRoute {
     }
 
     /// Open a new upstream connection (bounded by [`CONNECT_TIMEOUT`]).
-    pub async fn connect(&self) -> Result<UpstreamConn, String> {
+    pub(crate) async fn connect(&self) -> Result<UpstreamConn, String> {
         let (host, port) = match self {
             UpstreamRoute::Direct { target, .. } => (target.host.as_str(), target.port),
             UpstreamRoute::Forward {

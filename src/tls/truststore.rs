@@ -312,8 +312,8 @@ mod tests {
 
     #[test]
     fn extra_inputs_with_several_certs_get_numbered_aliases() {
-        let a = crate::tls::generate_localhost_cert().unwrap();
-        let b = crate::tls::generate_localhost_cert().unwrap();
+        let a = crate::tls::cert::generate_localhost_cert().unwrap();
+        let b = crate::tls::cert::generate_localhost_cert().unwrap();
         let bundle = format!("{}{}", a.cert_pem, b.cert_pem);
         let entries = expand_aliases(&[
             TrustedCert::new("adt-ls-proxy-localhost", a.cert_pem.clone()),
@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn der_to_pem_round_trips() {
-        let a = crate::tls::generate_localhost_cert().unwrap();
+        let a = crate::tls::cert::generate_localhost_cert().unwrap();
         let der = parse_certificates(a.cert_pem.as_bytes(), "t")
             .unwrap()
             .remove(0);

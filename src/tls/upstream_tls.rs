@@ -17,14 +17,14 @@ use std::sync::Arc;
 
 /// A client certificate and its key (PEM; the key PKCS#1, PKCS#8 or SEC1).
 #[derive(Clone)]
-pub struct ClientCertPem {
+pub(crate) struct ClientCertPem {
     pub cert_pem: Vec<u8>,
     /// Never logged.
     pub key_pem: Vec<u8>,
 }
 
 impl ClientCertPem {
-    pub fn new(cert_pem: impl Into<Vec<u8>>, key_pem: impl Into<Vec<u8>>) -> Self {
+    pub(crate) fn new(cert_pem: impl Into<Vec<u8>>, key_pem: impl Into<Vec<u8>>) -> Self {
         ClientCertPem {
             cert_pem: cert_pem.into(),
             key_pem: key_pem.into(),
@@ -46,7 +46,7 @@ impl std::fmt::Debug for ClientCertPem {
 /// * `insecure`: accept any server certificate (handshake signatures are still checked).
 /// * otherwise: Mozilla roots plus every certificate in `extra_ca_pems`.
 /// * `client_cert`: presented when the server asks for one.
-pub fn upstream_client_config(
+pub(crate) fn upstream_client_config(
     insecure: bool,
     extra_ca_pems: &[Vec<u8>],
     client_cert: Option<&ClientCertPem>,

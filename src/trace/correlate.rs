@@ -15,7 +15,7 @@ const MAX_OPEN: usize = 4096;
 
 /// What the redaction rules know about one message.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct MessageContext {
+pub(crate) struct MessageContext {
     /// The message's method, or for a response the method of its request.
     pub method: Option<String>,
     pub is_response: bool,
@@ -30,13 +30,13 @@ struct Open {
 }
 
 #[derive(Default)]
-pub struct Correlator {
+pub(super) struct Correlator {
     /// Keyed by the channel, the direction the request travelled and its id (as JSON text).
     open: HashMap<(Channel, Direction, String), Open>,
 }
 
 impl Correlator {
-    pub fn observe(&mut self, ch: Channel, dir: Direction, msg: &Value) -> MessageContext {
+    pub(super) fn observe(&mut self, ch: Channel, dir: Direction, msg: &Value) -> MessageContext {
         let id = msg
             .get("id")
             .filter(|id| !id.is_null())
@@ -84,7 +84,7 @@ impl Correlator {
 
     /// Requests remembered while waiting for their answer.
     #[cfg(test)]
-    pub fn open_count(&self) -> usize {
+    pub(super) fn open_count(&self) -> usize {
         self.open.len()
     }
 }

@@ -7,17 +7,17 @@ use super::HttpMeta;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 
-pub const FORMAT_NAME: &str = "adt-ls-native-trace";
-pub const FORMAT_VERSION: u64 = 1;
+pub(crate) const FORMAT_NAME: &str = "adt-ls-native-trace";
+pub(crate) const FORMAT_VERSION: u64 = 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Channel {
+pub(crate) enum Channel {
     Lsp,
     Mcp,
 }
 
 impl Channel {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Channel::Lsp => "lsp",
             Channel::Mcp => "mcp",
@@ -27,13 +27,13 @@ impl Channel {
 
 /// Seen from the client: `Out` is client -> adt-ls, `In` is adt-ls -> client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Direction {
+pub(crate) enum Direction {
     Out,
     In,
 }
 
 impl Direction {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Direction::Out => "out",
             Direction::In => "in",
@@ -41,7 +41,7 @@ impl Direction {
     }
 }
 
-pub fn header_line(session: &str) -> String {
+pub(super) fn header_line(session: &str) -> String {
     json!({
         "type": "header",
         "format": FORMAT_NAME,
@@ -54,7 +54,7 @@ pub fn header_line(session: &str) -> String {
     .to_string()
 }
 
-pub struct Entry<'a> {
+pub(super) struct Entry<'a> {
     pub session: &'a str,
     pub elapsed: Duration,
     pub ch: Channel,
@@ -65,7 +65,7 @@ pub struct Entry<'a> {
     pub http: Option<&'a HttpMeta>,
 }
 
-pub fn message_line(entry: &Entry) -> String {
+pub(super) fn message_line(entry: &Entry) -> String {
     let mut line = Map::new();
     line.insert("type".into(), json!("message"));
     line.insert("session".into(), json!(entry.session));

@@ -6,10 +6,10 @@
 
 mod correlate;
 mod format;
-pub mod secrets;
+pub(crate) mod secrets;
 mod writer;
 
-pub use format::{Channel, Direction, FORMAT_NAME, FORMAT_VERSION};
+pub(crate) use format::{Channel, Direction};
 
 use crate::kernel::error::Result;
 use crate::kernel::host::HostEnv;
@@ -21,11 +21,11 @@ use std::time::Instant;
 use writer::TraceFile;
 
 /// The environment variable naming a trace file when no `trace` option is given.
-pub const TRACE_ENV: &str = "ADT_LS_NATIVE_TRACE";
+pub(crate) const TRACE_ENV: &str = "ADT_LS_NATIVE_TRACE";
 
 /// The trace file to use: the option when given, else [`TRACE_ENV`] when set and non-empty;
 /// a relative path is taken from the host's `process.cwd()`.
-pub fn resolve_target(option: Option<PathBuf>, host: &HostEnv) -> Option<PathBuf> {
+pub(crate) fn resolve_target(option: Option<PathBuf>, host: &HostEnv) -> Option<PathBuf> {
     let path = option.or_else(|| {
         host.var(TRACE_ENV)
             .filter(|v| !v.trim().is_empty())
@@ -39,7 +39,7 @@ pub fn resolve_target(option: Option<PathBuf>, host: &HostEnv) -> Option<PathBuf
 
 /// HTTP facts recorded next to an MCP message.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct HttpMeta {
+pub(crate) struct HttpMeta {
     /// `POST` (the default when empty) or `DELETE`.
     pub method: Option<&'static str>,
     pub status: Option<u16>,
@@ -48,7 +48,7 @@ pub struct HttpMeta {
 
 /// Appends redacted messages to one trace file; shared by the LSP connection and the MCP
 /// transport of one session.
-pub struct Tracer {
+pub(crate) struct Tracer {
     /// Tells this session's lines apart when several clients append to one file.
     session: String,
     started: Instant,
@@ -58,7 +58,7 @@ pub struct Tracer {
 
 impl Tracer {
     /// Open (create 0600, or append to) `path` and write the session's header line.
-    pub fn open(path: &Path) -> Result<Arc<Tracer>> {
+    pub(crate) fn open(path: &Path) -> Result<Arc<Tracer>> {
         Self::over(TraceFile::open(path)?)
     }
 
@@ -75,7 +75,7 @@ impl Tracer {
 
     /// Record one LSP message as framed (the JSON body). An unparsable body is recorded as
     /// text, redacted.
-    pub fn lsp(&self, dir: Direction, body: &[u8]) {
+    pub(crate) fn lsp(&self, dir: Direction, body: &[u8]) {
         if !self.file.is_open() {
             return;
         }
@@ -89,7 +89,7 @@ impl Tracer {
     }
 
     /// Record one MCP JSON-RPC message (with the HTTP status / session id where known).
-    pub fn mcp(&self, dir: Direction, msg: &Value, http: Option<HttpMeta>) {
+    pub(crate) fn mcp(&self, dir: Direction, msg: &Value, http: Option<HttpMeta>) {
         if !self.file.is_open() {
             return;
         }
@@ -98,7 +98,7 @@ impl Tracer {
 
     /// Record an HTTP exchange of the MCP transport that carried no JSON-RPC message (a
     /// non-2xx status, the session's DELETE).
-    pub fn mcp_http(&self, dir: Direction, http: HttpMeta) {
+    pub(crate) fn mcp_http(&self, dir: Direction, http: HttpMeta) {
         if !self.file.is_open() {
             return;
         }
@@ -132,12 +132,13 @@ impl Tracer {
     }
 
     /// Flush and close the file; later records are dropped. Idempotent.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.file.close();
     }
 
+    #[cfg(test)]
     /// True until closed or a write failed.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.file.is_open()
     }
 }

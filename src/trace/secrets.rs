@@ -15,9 +15,9 @@ use std::sync::OnceLock;
 
 use super::correlate::MessageContext;
 
-pub const MASK: &str = "***";
-pub const LOGON_INPUT: &str = "adtLs/destinations/requestLogonInput";
-pub const START_MCP_SERVER: &str = "adtLs/mcp/startMCPServer";
+pub(crate) const MASK: &str = "***";
+pub(crate) const LOGON_INPUT: &str = "adtLs/destinations/requestLogonInput";
+pub(crate) const START_MCP_SERVER: &str = "adtLs/mcp/startMCPServer";
 /// Progress messages carry a `token` that is an id, not a credential.
 const PROGRESS_METHODS: [&str; 2] = ["$/progress", "window/workDoneProgress/create"];
 
@@ -80,7 +80,7 @@ fn secret_assignment() -> Option<&'static Regex> {
 }
 
 /// Mask one string by value (pass 3).
-pub fn redact_text(text: &str) -> String {
+pub(crate) fn redact_text(text: &str) -> String {
     let mut out = redact::redact(text);
     if let Some(re) = auth_scheme() {
         if re.is_match(&out) {
@@ -96,7 +96,7 @@ pub fn redact_text(text: &str) -> String {
 }
 
 /// Apply every rule to `msg` in place.
-pub fn redact_message(msg: &mut Value, context: &MessageContext) {
+pub(crate) fn redact_message(msg: &mut Value, context: &MessageContext) {
     let method = context.method.as_deref();
     if method == Some(START_MCP_SERVER) {
         let member = if context.is_response {
@@ -158,7 +158,7 @@ fn mask_member_everywhere(value: &mut Value, member: &str) {
 }
 
 /// The keys of the fields adt-ls marked sensitive in a `requestLogonInput` request.
-pub fn sensitive_field_keys(params: Option<&Value>) -> Vec<String> {
+pub(crate) fn sensitive_field_keys(params: Option<&Value>) -> Vec<String> {
     let params = match params {
         Some(Value::Array(items)) if items.len() == 1 => items.first(),
         other => other,

@@ -1,3 +1,4 @@
+use super::format::{FORMAT_NAME, FORMAT_VERSION};
 use super::*;
 use serde_json::json;
 

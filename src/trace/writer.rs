@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-pub struct TraceFile {
+pub(super) struct TraceFile {
     path: PathBuf,
     file: Mutex<Option<File>>,
     open: AtomicBool,
 }
 
 impl TraceFile {
-    pub fn open(path: &Path) -> Result<TraceFile> {
+    pub(super) fn open(path: &Path) -> Result<TraceFile> {
         let file = crate::safe_fs::open_append(path, "the trace file").map_err(|e| {
             if e.has_code(codes::UNSAFE_PATH) {
                 return e;
@@ -49,12 +49,12 @@ impl TraceFile {
         }
     }
 
-    pub fn is_open(&self) -> bool {
+    pub(super) fn is_open(&self) -> bool {
         self.open.load(Ordering::Acquire)
     }
 
     /// Append `line` and a newline; after a failure nothing more is written.
-    pub fn write_line(&self, mut line: String) {
+    pub(super) fn write_line(&self, mut line: String) {
         line.push('\n');
         let mut slot = self.file.lock().unwrap_or_else(|p| p.into_inner());
         let Some(file) = slot.as_mut() else {
@@ -71,7 +71,7 @@ impl TraceFile {
     }
 
     /// Flush and close; idempotent.
-    pub fn close(&self) {
+    pub(super) fn close(&self) {
         self.open.store(false, Ordering::Release);
         let taken = self.file.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(mut file) = taken {

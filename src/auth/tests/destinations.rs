@@ -2,11 +2,13 @@
 //! bounded ensureLoggedOn and the LogonInfo shape.
 
 use super::support::RecordingRequester;
+use crate::auth::destinations::create_destination;
+use crate::auth::destinations::ensure_logged_on;
+use crate::auth::destinations::get_logon_info;
+use crate::auth::destinations::initialize_service;
+use crate::auth::destinations::DestinationConfig;
+use crate::auth::destinations::LogonInfo;
 use crate::auth::destinations::{create_destination_params, initialize_service_params};
-use crate::auth::{
-    create_destination, ensure_logged_on, get_logon_info, initialize_service, DestinationConfig,
-    LogonInfo,
-};
 use crate::kernel::error::codes;
 use crate::lsp::params::encode_params;
 use serde_json::json;

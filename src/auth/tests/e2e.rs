@@ -5,11 +5,13 @@
 //! password ends disconnected with the failure logged and the password never shown.
 
 use super::support::{all_logged, capture_logs, logged, WAIT};
+use crate::auth::destinations::create_destination;
+use crate::auth::destinations::ensure_logged_on;
+use crate::auth::destinations::initialize_service;
+use crate::auth::destinations::DestinationConfig;
+use crate::auth::destinations::LogonInfo;
 use crate::auth::strategy::{Kind, Logon};
-use crate::auth::{
-    create_destination, ensure_logged_on, initialize_service, DestinationConfig, LogonContext,
-    LogonInfo, Strategy,
-};
+use crate::auth::{LogonContext, Strategy};
 use crate::driver::{Driver, DriverOptions};
 use crate::kernel::log::Level;
 use serde_json::Value;
@@ -114,7 +116,7 @@ fn simulator_driver(truststore: &Path) -> Driver {
                 ("ADTLS_SIM_LOGON_TIMEOUT_MS".into(), "5000".into()),
                 (
                     "JAVA_TOOL_OPTIONS".into(),
-                    crate::tls::java_tool_options(truststore),
+                    crate::tls::truststore::java_tool_options(truststore),
                 ),
             ],
             ..DriverOptions::default()

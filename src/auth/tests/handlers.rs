@@ -4,7 +4,8 @@
 //! the answer (bounded), background failures only logged, and no secret in any log line.
 
 use super::support::*;
-use crate::auth::{LogonContext, ReentranceHandler, TokenSource};
+use crate::auth::reentrance_handler::ReentranceHandler;
+use crate::auth::{LogonContext, TokenSource};
 use crate::driver::router::ServerRequestHandler;
 use crate::kernel::log::Level;
 use serde_json::{json, Value};
@@ -123,7 +124,7 @@ async fn the_bearer_provider_is_asked_at_every_logon() {
 struct GatedTokens(std::sync::Mutex<Option<tokio::sync::oneshot::Receiver<()>>>);
 
 impl crate::auth::TokenProvider for GatedTokens {
-    fn token(&self) -> crate::lsp::BoxFuture<crate::kernel::error::Result<String>> {
+    fn token(&self) -> crate::kernel::future::BoxFuture<crate::kernel::error::Result<String>> {
         let gate = self.0.lock().unwrap().take();
         Box::pin(async move {
             match gate {

@@ -3,8 +3,10 @@
 //! sensitive answers kept out of logs and errors.
 
 use super::support::*;
+use crate::auth::interactive::BrowserLogonHandler;
 use crate::auth::logon_input::answer_logon_input;
-use crate::auth::{BrowserLogonHandler, InteractiveUi, LogonInputHandler, PromptField};
+use crate::auth::logon_input::LogonInputHandler;
+use crate::auth::{InteractiveUi, PromptField};
 use crate::driver::router::ServerRequestHandler;
 use crate::kernel::future::BoxFuture;
 use crate::kernel::log::Level;

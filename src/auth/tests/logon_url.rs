@@ -1,6 +1,6 @@
 //! `extract_logon_url`: structured, fallback-anywhere and absent cases.
 
-use crate::auth::extract_logon_url;
+use crate::auth::logon_url::extract_logon_url;
 use serde_json::json;
 
 const URL: &str = "https://h:44300/sap/bc/adt/core/http/reentranceticket?redirect-url=http%3A%2F%2Flocalhost%3A5%2Fadt%2Fredirect&_=1";

@@ -3,9 +3,11 @@
 //! Location error, sap-client, and HTTPS (insecure, extraCaCerts, verification failure).
 
 use super::support::*;
+use crate::auth::reentrance::perform_reentrance_logon;
+use crate::auth::reentrance::Credentials;
 use crate::auth::reentrance::{delivery_url, ticket_request_url};
-use crate::auth::{perform_reentrance_logon, Credentials, LogonContext};
-use crate::tls::generate_localhost_cert;
+use crate::auth::LogonContext;
+use crate::tls::cert::generate_localhost_cert;
 use base64::Engine as _;
 
 const TICKET: &str = "TICKET-reentrance-0123456789";

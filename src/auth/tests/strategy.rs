@@ -3,10 +3,10 @@
 //! when it can prompt, custom its own registrar with the driver and the context.
 
 use super::support::*;
+use crate::auth::destinations::LSP_REQUEST_BROWSER_LOGON;
+use crate::auth::destinations::LSP_REQUEST_LOGON_INPUT;
 use crate::auth::strategy::{ClientCertPem, InteractiveUi, Kind, Logon, Registrar};
-use crate::auth::{
-    LogonContext, Strategy, TokenSource, LSP_REQUEST_BROWSER_LOGON, LSP_REQUEST_LOGON_INPUT,
-};
+use crate::auth::{LogonContext, Strategy, TokenSource};
 use crate::driver::{Driver, DriverOptions};
 use crate::kernel::error::Result;
 use crate::kernel::future::BoxFuture;

@@ -20,10 +20,10 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 
 /// Upper bound for every wait in these tests.
-pub const WAIT: Duration = Duration::from_secs(10);
+pub(super) const WAIT: Duration = Duration::from_secs(10);
 
 /// Poll `check` until it holds or [`WAIT`] runs out.
-pub async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
+pub(super) async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
     let deadline = tokio::time::Instant::now() + WAIT;
     while !check() {
         assert!(
@@ -37,27 +37,27 @@ pub async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
 // ---------------------------------------------------------------- LSP requester
 
 /// Records every request; answers with `answer(method, params)`, or never when it is `None`.
-pub struct RecordingRequester {
+pub(super) struct RecordingRequester {
     pub sent: Mutex<Vec<(String, Option<Value>)>>,
     answer: Option<Value>,
 }
 
 impl RecordingRequester {
-    pub fn answering(answer: Value) -> Self {
+    pub(super) fn answering(answer: Value) -> Self {
         RecordingRequester {
             sent: Mutex::new(Vec::new()),
             answer: Some(answer),
         }
     }
 
-    pub fn silent() -> Self {
+    pub(super) fn silent() -> Self {
         RecordingRequester {
             sent: Mutex::new(Vec::new()),
             answer: None,
         }
     }
 
-    pub fn last(&self) -> (String, Option<Value>) {
+    pub(super) fn last(&self) -> (String, Option<Value>) {
         self.sent
             .lock()
             .unwrap()
@@ -79,20 +79,20 @@ impl LspRequester for RecordingRequester {
 
 // ---------------------------------------------------------------- log capture
 
-pub use crate::kernel::log::testing::{all_logged, capture_logs, logged};
+pub(super) use crate::kernel::log::testing::{all_logged, capture_logs, logged};
 
 // ---------------------------------------------------------------- HTTP servers
 
 /// One request a test server received.
 #[derive(Debug, Clone)]
-pub struct Seen {
+pub(super) struct Seen {
     /// Path and query.
     pub target: String,
     pub headers: HeaderMap,
 }
 
 impl Seen {
-    pub fn header(&self, name: &str) -> Option<String> {
+    pub(super) fn header(&self, name: &str) -> Option<String> {
         self.headers
             .get(name)
             .and_then(|v| v.to_str().ok())
@@ -100,10 +100,10 @@ impl Seen {
     }
 }
 
-pub type Reply = Arc<dyn Fn(Seen) -> BoxFuture<Response<Full<Bytes>>> + Send + Sync>;
+pub(super) type Reply = Arc<dyn Fn(Seen) -> BoxFuture<Response<Full<Bytes>>> + Send + Sync>;
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 (HTTPS when given a certificate).
-pub struct TestServer {
+pub(super) struct TestServer {
     pub port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
     task: tokio::task::JoinHandle<()>,
@@ -116,7 +116,10 @@ impl Drop for TestServer {
 }
 
 impl TestServer {
-    pub async fn start(tls: Option<&crate::tls::LocalhostCert>, reply: Reply) -> TestServer {
+    pub(super) async fn start(
+        tls: Option<&crate::tls::cert::LocalhostCert>,
+        reply: Reply,
+    ) -> TestServer {
         let acceptor = tls.map(tls_acceptor);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -161,12 +164,12 @@ impl TestServer {
         TestServer { port, seen, task }
     }
 
-    pub fn seen(&self) -> Vec<Seen> {
+    pub(super) fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }
 
     /// Wait until at least `n` requests arrived; returns them.
-    pub async fn wait_for(&self, n: usize) -> Vec<Seen> {
+    pub(super) async fn wait_for(&self, n: usize) -> Vec<Seen> {
         eventually(&format!("{n} request(s) on port {}", self.port), || {
             self.seen.lock().unwrap().len() >= n
         })
@@ -175,7 +178,7 @@ impl TestServer {
     }
 }
 
-fn tls_acceptor(cert: &crate::tls::LocalhostCert) -> tokio_rustls::TlsAcceptor {
+fn tls_acceptor(cert: &crate::tls::cert::LocalhostCert) -> tokio_rustls::TlsAcceptor {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let certs = crate::tls::pem::parse_certificates(cert.cert_pem.as_bytes(), "cert").unwrap();
     let key = crate::tls::pem::parse_private_key(cert.key_pem.as_bytes(), "key").unwrap();
@@ -188,7 +191,7 @@ fn tls_acceptor(cert: &crate::tls::LocalhostCert) -> tokio_rustls::TlsAcceptor {
     tokio_rustls::TlsAcceptor::from(Arc::new(config))
 }
 
-pub fn response(status: u16, location: Option<&str>, body: &str) -> Response<Full<Bytes>> {
+pub(super) fn response(status: u16, location: Option<&str>, body: &str) -> Response<Full<Bytes>> {
     let mut builder = Response::builder().status(StatusCode::from_u16(status).unwrap());
     if let Some(location) = location {
         builder = builder.header("location", location);
@@ -199,7 +202,7 @@ pub fn response(status: u16, location: Option<&str>, body: &str) -> Response<Ful
 }
 
 /// A fixed reply.
-pub fn fixed(status: u16, location: Option<String>) -> Reply {
+pub(super) fn fixed(status: u16, location: Option<String>) -> Reply {
     Arc::new(move |_| {
         let r = response(status, location.as_deref(), "body to drain");
         Box::pin(async move { r })
@@ -208,7 +211,7 @@ pub fn fixed(status: u16, location: Option<String>) -> Reply {
 
 /// adt-ls's ticket listener: 302 for `/adt/redirect`; the answer is withheld until `gate`
 /// opens (as adt-ls withholds it until the browser-logon reply was sent).
-pub fn ticket_listener(gate: Option<tokio::sync::watch::Receiver<bool>>) -> Reply {
+pub(super) fn ticket_listener(gate: Option<tokio::sync::watch::Receiver<bool>>) -> Reply {
     Arc::new(move |_| {
         let gate = gate.clone();
         Box::pin(async move {
@@ -221,13 +224,13 @@ pub fn ticket_listener(gate: Option<tokio::sync::watch::Receiver<bool>>) -> Repl
 }
 
 /// A reply that never comes (for "the handler does not wait" tests).
-pub fn never() -> Reply {
+pub(super) fn never() -> Reply {
     Arc::new(|_| Box::pin(std::future::pending()))
 }
 
 /// The SAP reentrance endpoint: with any credential accepted by `accept`, 307 to the
 /// listener at `listener_port` carrying `ticket`; otherwise 401 without Location.
-pub fn sap_endpoint(
+pub(super) fn sap_endpoint(
     listener_port: u16,
     ticket: &str,
     accept: impl Fn(Option<&str>) -> bool + Send + Sync + 'static,
@@ -245,14 +248,14 @@ pub fn sap_endpoint(
 }
 
 /// A logon URL shaped like adt-ls's, on `port`.
-pub fn logon_url(scheme: &str, port: u16) -> String {
+pub(super) fn logon_url(scheme: &str, port: u16) -> String {
     format!(
         "{scheme}://127.0.0.1:{port}/sap/bc/adt/core/http/reentranceticket?redirect-url=http%3A%2F%2Flocalhost%3A1%2Fadt%2Fredirect&_=1"
     )
 }
 
 /// `requestBrowserBasedLogon` params carrying `url`.
-pub fn browser_logon_params(url: &str) -> Value {
+pub(super) fn browser_logon_params(url: &str) -> Value {
     serde_json::json!({"id": "A4H", "title": "Logon to A4H", "params": [{"field": {"key": "logonUrl", "value": url}}]})
 }
 
@@ -260,7 +263,7 @@ pub fn browser_logon_params(url: &str) -> Value {
 
 /// The user's interactive callbacks: `open_url` records and then never resolves (or
 /// fails); `prompt_field` answers from a map (a missing key answers `None`).
-pub struct FakeUi {
+pub(super) struct FakeUi {
     pub opened: Mutex<Vec<String>>,
     pub asked: Mutex<Vec<PromptField>>,
     pub answers: Option<HashMap<String, String>>,
@@ -268,7 +271,7 @@ pub struct FakeUi {
 }
 
 impl FakeUi {
-    pub fn new(answers: Option<&[(&str, &str)]>) -> FakeUi {
+    pub(super) fn new(answers: Option<&[(&str, &str)]>) -> FakeUi {
         FakeUi {
             opened: Mutex::new(Vec::new()),
             asked: Mutex::new(Vec::new()),
@@ -305,7 +308,7 @@ impl InteractiveUi for FakeUi {
 }
 
 /// A token provider that counts its calls and answers `tok-<n>` (or fails).
-pub struct CountingTokens {
+pub(super) struct CountingTokens {
     pub calls: AtomicUsize,
     pub fail: bool,
 }
@@ -325,7 +328,7 @@ impl TokenProvider for CountingTokens {
 }
 
 /// A handler that answers `null`.
-pub struct NullHandler;
+pub(super) struct NullHandler;
 
 impl crate::driver::router::ServerRequestHandler for NullHandler {
     fn handle(&self, _params: Option<Value>) -> BoxFuture<std::result::Result<Value, String>> {

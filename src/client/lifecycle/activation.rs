@@ -17,7 +17,7 @@ const FLAGS: [(&str, &str); 5] = [
 ];
 
 /// Map the native response to the reference's `ActivateResult`.
-pub fn activate_result(res: &Value) -> Value {
+pub(super) fn activate_result(res: &Value) -> Value {
     let diagnostics = res
         .get("objectDiagnostics")
         .filter(|d| !d.is_null())

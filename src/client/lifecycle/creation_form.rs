@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use std::future::Future;
 
 /// `getCreationForm(objectType, {name?})` -> `{objectType, fields}`.
-pub fn get_creation_form(
+pub(crate) fn get_creation_form(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

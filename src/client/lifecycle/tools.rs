@@ -46,7 +46,10 @@ fn creation_args(dest: &str, opts: &Map<String, Value>) -> Map<String, Value> {
 
 /// `create({objectType, name, packageName, description, transportRequestNumber?,
 /// additionalFields?})` -> `{message, filePath}`.
-pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn create(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;
@@ -74,7 +77,10 @@ pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 }
 
 /// `validate({objectType, name, packageName, description, additionalFields?})`.
-pub fn validate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn validate(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;
@@ -92,7 +98,7 @@ pub fn validate(client: &Client, a: Args) -> impl Future<Output = Result<Value>>
 
 /// `runUnitTests(ref)`: the tool with `{uris: [uri]}` only; a plain-text answer becomes
 /// `{message}`.
-pub fn run_unit_tests(
+pub(crate) fn run_unit_tests(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -115,7 +121,10 @@ pub fn run_unit_tests(
 
 /// `generate({generatorId, content, packageName, transportRequestNumber?,
 /// referencedObjectType?, referencedObjectName?})`.
-pub fn generate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn generate(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;
@@ -156,7 +165,7 @@ fn destination_only(
 }
 
 /// `listCreatableObjects()`.
-pub fn list_creatable_objects(
+pub(crate) fn list_creatable_objects(
     client: &Client,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     destination_only(
@@ -167,7 +176,9 @@ pub fn list_creatable_objects(
 }
 
 /// `listGenerators()`.
-pub fn list_generators(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn list_generators(
+    client: &Client,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     destination_only(
         client,
         "abap_generators-list_generators",
@@ -176,7 +187,7 @@ pub fn list_generators(client: &Client) -> impl Future<Output = Result<Value>> +
 }
 
 /// `getObjectTypeDetails(objectType, {name?})`.
-pub fn get_object_type_details(
+pub(crate) fn get_object_type_details(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -203,7 +214,7 @@ pub fn get_object_type_details(
 
 /// `getGeneratorSchema(generatorId, {packageName?, referencedObjectType?,
 /// referencedObjectName?})`.
-pub fn get_generator_schema(
+pub(crate) fn get_generator_schema(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

@@ -27,7 +27,10 @@ async fn write(client: &Client, method: &'static str, params: Value) -> Result<V
 }
 
 /// `update({name, objectType, uri?, source, include?})`: resolves to nothing.
-pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn update(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     let target = locate(client, &a, Include::FromArgs);
     async move {
@@ -54,7 +57,10 @@ pub fn update(client: &Client, a: Args) -> impl Future<Output = Result<Value>> +
 }
 
 /// `activate({name, objectType, uri?, forceActivation?})` -> `ActivateResult`.
-pub fn activate(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn activate(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     let target = locate(client, &a, Include::Main);
     async move {
@@ -71,7 +77,10 @@ pub fn activate(client: &Client, a: Args) -> impl Future<Output = Result<Value>>
 }
 
 /// `delete({name, objectType, uri?})`: deletes the whole object through its metadata file.
-pub fn delete(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn delete(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     let target = locate(client, &a, Include::Main);
     async move {

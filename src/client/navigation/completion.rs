@@ -44,7 +44,7 @@ fn unresolved(item: &Value) -> Value {
 }
 
 /// `completion(ref, locator, opts)`.
-pub fn completion(
+pub(crate) fn completion(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

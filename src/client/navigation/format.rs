@@ -14,7 +14,10 @@ use serde_json::{json, Value};
 use std::future::Future;
 
 /// `format(ref, opts)` -> `{formatted, edits}`.
-pub fn format(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn format(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     let document = document_of(client, &a);
     async move {

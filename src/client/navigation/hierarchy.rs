@@ -22,7 +22,7 @@ fn strip_list(v: Value) -> Value {
 }
 
 /// `typeHierarchy(ref, locator, opts)`.
-pub fn type_hierarchy(
+pub(crate) fn type_hierarchy(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

@@ -15,7 +15,7 @@ const MAX_LISTED_SYMBOLS: usize = 40;
 
 /// Where a position-based query points.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Locator {
+pub(super) struct Locator {
     pub symbol: Option<String>,
     /// Both `line` and `character`, when the caller gave both (1-based).
     pub at: Option<(f64, f64)>,
@@ -23,7 +23,7 @@ pub struct Locator {
 
 impl Locator {
     /// Argument `i` (absent or not an object: an empty locator).
-    pub fn arg(a: &Args, i: usize) -> Result<Locator> {
+    pub(super) fn arg(a: &Args, i: usize) -> Result<Locator> {
         let map = match a.get(i).and_then(Option::as_ref) {
             Some(Value::Object(map)) => map,
             None | Some(Value::Null) => return Ok(Locator::default()),
@@ -61,7 +61,12 @@ impl Locator {
 }
 
 /// The 0-based position for `locator` in the open document `uri` with source `text`.
-pub async fn position(client: &Client, uri: &str, text: &str, locator: &Locator) -> Result<Value> {
+pub(super) async fn position(
+    client: &Client,
+    uri: &str,
+    text: &str,
+    locator: &Locator,
+) -> Result<Value> {
     if let Some((line, character)) = locator.at {
         return Ok(json!({
             "line": js_number((line - 1.0).max(0.0)),

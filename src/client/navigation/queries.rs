@@ -30,7 +30,7 @@ fn on_document(
 }
 
 /// `documentSymbols(ref)`.
-pub fn document_symbols(
+pub(crate) fn document_symbols(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -38,7 +38,7 @@ pub fn document_symbols(
 }
 
 /// `checkSyntax(ref)`: pull diagnostics, no activation.
-pub fn check_syntax(
+pub(crate) fn check_syntax(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
@@ -46,7 +46,7 @@ pub fn check_syntax(
 }
 
 /// `{textDocument: {uri}, position}` for the locator of argument 1.
-pub async fn at_position(
+pub(super) async fn at_position(
     client: &Client,
     uri: &str,
     text: &str,
@@ -62,7 +62,7 @@ pub async fn at_position(
 
 /// How a position query prepares the document first.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Priming {
+pub(super) enum Priming {
     /// Ask at once (definition, declaration).
     None,
     /// Fill adt-ls's token cache first (hover and documentHighlight answer only for cached
@@ -71,7 +71,7 @@ pub enum Priming {
 }
 
 /// `goToDefinition` / `goToDeclaration` / `hover` / `documentHighlight(ref, locator)`.
-pub fn at_locator(
+pub(super) fn at_locator(
     client: &Client,
     a: Args,
     method: &'static str,

@@ -35,7 +35,7 @@ fn with_hint(e: Error) -> Error {
 }
 
 /// `findReferences(ref, locator, opts)`: the raw `Location[]`.
-pub fn find_references(
+pub(crate) fn find_references(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

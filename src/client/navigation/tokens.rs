@@ -22,10 +22,10 @@ use std::future::Future;
 const METHOD: &str = "textDocument/semanticTokens/full";
 
 /// The client method whose engine result is a [`TokensReply`].
-pub const SEMANTIC_TOKENS_METHOD: &str = "navigation.semanticTokens";
+pub(crate) const SEMANTIC_TOKENS_METHOD: &str = "navigation.semanticTokens";
 
 /// Fill adt-ls's token cache for `uri`; errors are ignored.
-pub async fn prime_tokens(client: &Client, uri: &str) {
+pub(super) async fn prime_tokens(client: &Client, uri: &str) {
     let _ = client
         .active_request(METHOD, Some(Value::Object(text_document(uri))))
         .await;
@@ -34,7 +34,7 @@ pub async fn prime_tokens(client: &Client, uri: &str) {
 /// The engine result of `semanticTokens`: the legend as advertised (or empty lists), its
 /// parsed form, and the token data as integers.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TokensReply {
+pub(crate) struct TokensReply {
     pub legend: Value,
     pub names: Legend,
     pub data: Option<Vec<i64>>,
@@ -42,12 +42,12 @@ pub struct TokensReply {
 
 impl TokensReply {
     /// The value the method resolves with in the engine.
-    pub fn into_value(self) -> Value {
+    pub(crate) fn into_value(self) -> Value {
         json!({"legend": self.legend, "data": self.data})
     }
 
     /// Reads back [`TokensReply::into_value`]'s value.
-    pub fn from_value(value: &Value) -> TokensReply {
+    pub(crate) fn from_value(value: &Value) -> TokensReply {
         let legend = value.get("legend").cloned().unwrap_or(Value::Null);
         TokensReply {
             names: parse_legend(&legend),
@@ -88,7 +88,7 @@ fn token_data(res: &Value) -> Option<Vec<i64>> {
 }
 
 /// `semanticTokens(ref)` -> `{legend, data}` (see the module comment).
-pub fn semantic_tokens(
+pub(crate) fn semantic_tokens(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

@@ -19,7 +19,7 @@ fn same_letter(a: char, b: char) -> bool {
 }
 
 /// The UTF-16 column of the first whole-word occurrence of `name` in `line`.
-pub fn find_word(line: &str, name: &str) -> Option<usize> {
+pub(super) fn find_word(line: &str, name: &str) -> Option<usize> {
     let wanted: Vec<char> = name.chars().collect();
     let (first, last) = (*wanted.first()?, *wanted.last()?);
     let chars: Vec<char> = line.chars().collect();
@@ -43,7 +43,7 @@ pub fn find_word(line: &str, name: &str) -> Option<usize> {
 
 /// The UTF-16 column to point at for `name` found in `line`: its component after the last
 /// `~`, else its start.
-pub fn locate(line: &str, name: &str) -> Option<usize> {
+pub(super) fn locate(line: &str, name: &str) -> Option<usize> {
     let start = find_word(line, name)?;
     let component = name
         .rfind('~')
@@ -52,7 +52,7 @@ pub fn locate(line: &str, name: &str) -> Option<usize> {
 }
 
 /// `(line, column)` of the first whole-word occurrence in `text`, line by line (`\n`).
-pub fn find_in_source(text: &str, name: &str) -> Option<(usize, usize)> {
+pub(super) fn find_in_source(text: &str, name: &str) -> Option<(usize, usize)> {
     text.split('\n')
         .enumerate()
         .find_map(|(i, line)| locate(line, name).map(|c| (i, c)))

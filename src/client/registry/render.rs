@@ -5,7 +5,7 @@
 
 /// One client method as declared: dotted name, TypeScript type parameters, parameter list,
 /// result type (inside `Promise<…>`) and JSDoc text (one `///` line per line).
-pub struct MethodSpec {
+pub(crate) struct MethodSpec {
     pub name: &'static str,
     pub generics: &'static str,
     pub params: &'static str,
@@ -14,14 +14,14 @@ pub struct MethodSpec {
 }
 
 /// One namespace of the client: its property name, its interface and its JSDoc.
-pub struct NamespaceSpec {
+pub(crate) struct NamespaceSpec {
     pub name: &'static str,
     pub interface: &'static str,
     pub doc: &'static str,
 }
 
 /// One rendered interface.
-pub struct Interface {
+pub(crate) struct Interface {
     pub name: String,
     pub js_doc: String,
     pub body: String,
@@ -29,17 +29,17 @@ pub struct Interface {
 
 impl MethodSpec {
     /// The namespace (`""` for a method on the client itself) and the member name.
-    pub fn split(&self) -> (&'static str, &'static str) {
+    pub(crate) fn split(&self) -> (&'static str, &'static str) {
         self.name.split_once('.').unwrap_or(("", self.name))
     }
 
     /// Methods declared `Promise<void>` resolve `undefined`.
-    pub fn is_void(&self) -> bool {
+    pub(crate) fn is_void(&self) -> bool {
         self.result == "void"
     }
 
     /// Where the method takes its [`CallOptions`](CallOptionsAt) (`signal`, `timeoutMs`).
-    pub fn call_options_at(&self) -> CallOptionsAt {
+    pub(crate) fn call_options_at(&self) -> CallOptionsAt {
         let params = split_params(self.params);
         let index = params.len().saturating_sub(1);
         match params.last() {
@@ -55,7 +55,7 @@ impl MethodSpec {
 
     /// The declared parameters with the call options added: `& CallOptions` on a trailing
     /// `opts`, else a trailing `options?: CallOptions`.
-    pub fn params_with_call_options(&self) -> String {
+    pub(crate) fn params_with_call_options(&self) -> String {
         match self.call_options_at() {
             CallOptionsAt::Opts { .. } => format!("{} & CallOptions", self.params),
             CallOptionsAt::Trailing { index: 0 } => "options?: CallOptions".to_string(),
@@ -64,7 +64,7 @@ impl MethodSpec {
     }
 
     /// `name<T>(params): Promise<Result>`.
-    pub fn signature(&self) -> String {
+    pub(crate) fn signature(&self) -> String {
         let generics = if self.generics.is_empty() {
             String::new()
         } else {
@@ -81,7 +81,7 @@ impl MethodSpec {
 
 /// Where a client method takes `signal` and `timeoutMs` (docs/cancellation.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CallOptionsAt {
+pub(crate) enum CallOptionsAt {
     /// Inside its own trailing `opts` object, argument `index`; `own_timeout` when `opts`
     /// already declares `timeoutMs` (the method's own limit, which then stays in charge).
     Opts { index: usize, own_timeout: bool },
@@ -91,7 +91,7 @@ pub enum CallOptionsAt {
 
 impl CallOptionsAt {
     /// The argument that holds the call options.
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         match self {
             CallOptionsAt::Opts { index, .. } | CallOptionsAt::Trailing { index } => index,
         }
@@ -99,7 +99,7 @@ impl CallOptionsAt {
 }
 
 /// The top-level parameters of a parameter list (commas inside `{}`, `[]`, `()`, `<>` kept).
-pub fn split_params(params: &str) -> Vec<&str> {
+pub(crate) fn split_params(params: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;
@@ -150,7 +150,7 @@ const CLIENT_TAIL: &[(&str, &str)] = &[
 
 /// Members of namespace interfaces that are not dispatched methods: (namespace, JSDoc,
 /// member). Their JS functions are made by the N-API layer.
-pub const NAMESPACE_EXTRAS: &[(&str, &str, &str)] = &[(
+pub(crate) const NAMESPACE_EXTRAS: &[(&str, &str, &str)] = &[(
     "transport",
     " Every page of a transport's unified diff, as an async iterator (`for await`): calls
  `getDiff` with each page's `nextCursor` until `batchInfo.status` is `completed`. `signal`
@@ -161,7 +161,7 @@ pub const NAMESPACE_EXTRAS: &[(&str, &str, &str)] = &[(
 )];
 
 /// `/** … */` for `///` text (each line starts with the space after `///`).
-pub fn js_doc(doc: &str) -> String {
+pub(crate) fn js_doc(doc: &str) -> String {
     let lines: Vec<&str> = doc
         .lines()
         .map(|l| l.strip_prefix(' ').unwrap_or(l).trim_end())
@@ -185,7 +185,7 @@ pub fn js_doc(doc: &str) -> String {
 }
 
 /// Every namespace interface, then `AdtLsClient`.
-pub fn interfaces(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> Vec<Interface> {
+pub(crate) fn interfaces(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> Vec<Interface> {
     let mut out = Vec::new();
     let mut client = Vec::new();
     for ns in namespaces {
@@ -222,7 +222,7 @@ pub fn interfaces(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> Vec<
 }
 
 /// The interfaces as napi-rs intermediate type definitions (one JSON object a line).
-pub fn typedef_lines(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> String {
+pub(crate) fn typedef_lines(namespaces: &[NamespaceSpec], methods: &[&MethodSpec]) -> String {
     interfaces(namespaces, methods)
         .iter()
         .map(|i| {

@@ -19,7 +19,7 @@ const INFO_TOOL: &str = "abap_business_services-fetch_service_information";
 
 /// `getServiceInfo(ref, {service?})`: fetch_services, then fetch_service_information for
 /// the chosen service.
-pub fn get_service_info(
+pub(crate) fn get_service_info(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

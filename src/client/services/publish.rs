@@ -17,7 +17,7 @@ use std::future::Future;
 const PUBLISH_METHOD: &str = "adtLs/businessservice/srvb/publishandUnpublishAction";
 
 /// `publishServiceBinding(ref, {service?})`: details, then the action; adt-ls's answer raw.
-pub fn publish_service_binding(
+pub(crate) fn publish_service_binding(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

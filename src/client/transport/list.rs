@@ -29,7 +29,10 @@ async fn fetch(client: &Client, dest: &str) -> Result<Value> {
 }
 
 /// `list(opts)`.
-pub fn list(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn list(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;

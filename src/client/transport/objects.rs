@@ -30,7 +30,10 @@ fn is_assigned(res: &Value) -> bool {
 /// lockedIn}`: the lock before, the assignment, the lock after (docs/wire.md#transport).
 /// A failed first lock check sends no assignment; a failed readback rejects although the
 /// assignment was sent.
-pub fn assign(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn assign(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;
@@ -77,7 +80,10 @@ async fn read_locks(client: &Client, uri: &str, name: &str) -> Result<Vec<String
 }
 
 /// `check({name, objectType, operation?, transportLayer?, recordChanges?})`: raw.
-pub fn check(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn check(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let (_, opts, uri) = resolved(&me, &a).await?;
@@ -96,7 +102,7 @@ pub fn check(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + 
 }
 
 /// `getLockStatus(ref)` -> `{lockingSupported, lockId}`.
-pub fn get_lock_status(
+pub(crate) fn get_lock_status(
     client: &Client,
     a: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {

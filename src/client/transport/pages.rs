@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 /// Where a diff iteration stands.
 #[derive(Debug, Clone)]
-pub struct DiffPaging {
+pub(crate) struct DiffPaging {
     number: Value,
     /// The caller's `opts` without our cursor (e.g. `pageSize`), sent with every page.
     opts: Map<String, Value>,
@@ -19,7 +19,7 @@ pub struct DiffPaging {
 
 impl DiffPaging {
     /// Start at `opts.cursor` (the first page when absent) for transport `number`.
-    pub fn new(number: Value, opts: Option<Value>) -> DiffPaging {
+    pub(crate) fn new(number: Value, opts: Option<Value>) -> DiffPaging {
         let mut opts = match opts {
             Some(Value::Object(map)) => map,
             _ => Map::new(),
@@ -34,17 +34,17 @@ impl DiffPaging {
     }
 
     /// True once the last page was handed out (or the iteration was stopped).
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.done
     }
 
     /// Stop: no further page is asked for.
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         self.done = true;
     }
 
     /// The `getDiff` arguments of the next page; `None` when the iteration is over.
-    pub fn next_args(&self) -> Option<Args> {
+    pub(crate) fn next_args(&self) -> Option<Args> {
         if self.done {
             return None;
         }
@@ -56,7 +56,7 @@ impl DiffPaging {
     }
 
     /// Take in the page just received: the end when it is `completed` or has no cursor.
-    pub fn advance(&mut self, page: &Value) -> Result<()> {
+    pub(crate) fn advance(&mut self, page: &Value) -> Result<()> {
         let completed =
             page.pointer("/batchInfo/status").and_then(Value::as_str) == Some("completed");
         let next = page

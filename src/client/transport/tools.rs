@@ -28,7 +28,10 @@ fn tool_args(dest: &str, opts: &Map<String, Value>, keys: &[&str]) -> Value {
 
 /// `find({objectName, objectType, developmentPackage, isCreation})`: the tool's data, which
 /// must be what its output schema promises (docs/decisions.md#d9-4).
-pub fn find(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn find(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         let dest = me.begin()?;
@@ -73,7 +76,10 @@ fn local_package_error(package: &str) -> crate::kernel::error::Error {
 }
 
 /// `create({developmentPackage, transportDescription, isCreation, objectName, objectType})`.
-pub fn create(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn create(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         me.touch()?;
@@ -136,7 +142,10 @@ fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
 }
 
 /// `getDiff(transportNumber, {cursor?, pageSize?})`: one page, as the tool answered it.
-pub fn get_diff(client: &Client, a: Args) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(crate) fn get_diff(
+    client: &Client,
+    a: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
         me.touch()?;

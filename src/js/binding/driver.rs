@@ -85,12 +85,12 @@ impl AdtLsDriver {
     }
 
     /// The engine driver behind this object (for the client and strategies).
-    pub fn engine(&self) -> &Driver {
+    pub(crate) fn engine(&self) -> &Driver {
         &self.driver
     }
 
     /// A JS driver object for an engine driver the client created.
-    pub fn from_engine(driver: Driver) -> AdtLsDriver {
+    pub(crate) fn from_engine(driver: Driver) -> AdtLsDriver {
         AdtLsDriver { driver }
     }
 

@@ -4,10 +4,8 @@
 //! also carry the engine strategy under a symbol key, so `createAdtLs` runs them natively.
 
 use super::driver::AdtLsDriver;
-use crate::auth::{
-    InteractiveUi, Kind, Logon, LogonContext, PromptField, Registrar, Strategy, TokenProvider,
-    TokenSource,
-};
+use crate::auth::strategy::{Kind, Logon, Registrar};
+use crate::auth::{InteractiveUi, LogonContext, PromptField, Strategy, TokenProvider, TokenSource};
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::Driver;
 use crate::js::runtime::callback::JsCallback;

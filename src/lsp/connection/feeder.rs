@@ -12,7 +12,7 @@ use tokio::runtime::Handle;
 use tokio::sync::watch;
 
 /// Decodes and dispatches what is read from the peer.
-pub struct Feeder {
+pub(crate) struct Feeder {
     conn: Connection,
     handlers: Handlers,
     decoder: Decoder,
@@ -40,7 +40,7 @@ impl Feeder {
     /// Decode `bytes` and dispatch every complete message (from any thread). False once
     /// the connection has ended (disposed, closed, or a framing violation closed it now):
     /// stop reading.
-    pub fn feed(&mut self, bytes: &[u8]) -> bool {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) -> bool {
         if *self.shutdown.borrow() {
             return false;
         }
@@ -67,7 +67,7 @@ impl Feeder {
 
     /// The peer closed the stream: close the connection with the reason the close hook
     /// supplies (unless it ended already).
-    pub async fn eof(self) {
+    pub(crate) async fn eof(self) {
         if self.conn.is_open() {
             let reason = self.handlers.close_hook.on_eof().await;
             self.conn.close(reason);
@@ -75,19 +75,19 @@ impl Feeder {
     }
 
     /// [`Feeder::eof`] from a thread outside the runtime: the close runs as a task.
-    pub fn feed_eof(self) {
+    pub(crate) fn feed_eof(self) {
         let runtime = self.runtime.clone();
         runtime.spawn(self.eof());
     }
 
     /// True while what was read and is not yet done with is under the backlog's limits:
     /// read on. Otherwise wait for [`Feeder::room`] or [`Feeder::when_room`].
-    pub fn has_room(&self) -> bool {
+    pub(crate) fn has_room(&self) -> bool {
         self.conn.inner.backlog.has_room() && self.conn.inner.requests.has_room()
     }
 
     /// Resolves once reading may go on.
-    pub async fn room(&self) {
+    pub(crate) async fn room(&self) {
         let inner = &self.conn.inner;
         while !self.has_room() {
             inner.backlog.room().await;
@@ -97,7 +97,7 @@ impl Feeder {
 
     /// Call `wake` once the bound that stops reading now has room again (at once, on this
     /// thread, when it has); the caller checks [`Feeder::has_room`] again then.
-    pub fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
+    pub(crate) fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
         let inner = &self.conn.inner;
         if inner.backlog.has_room() {
             inner.requests.when_room(wake)
@@ -107,13 +107,13 @@ impl Feeder {
     }
 
     /// True until the connection ends.
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         !*self.shutdown.borrow() && self.conn.is_open()
     }
 
     /// Read `socket` on the runtime instead (when the caller cannot read it after all).
     #[cfg(unix)]
-    pub fn read_on_runtime(self, socket: std::os::unix::net::UnixStream) {
+    pub(crate) fn read_on_runtime(self, socket: std::os::unix::net::UnixStream) {
         let runtime = self.runtime.clone();
         let _entered = runtime.enter();
         match crate::lsp::unix_socket::reader(socket) {
@@ -132,7 +132,7 @@ impl Feeder {
 /// Someone who reads a connection's socket instead of a reader task (the JS thread under
 /// Node): given the socket to read and the feeder to hand the bytes to, once connected.
 #[cfg(unix)]
-pub trait ReadHost: Send + Sync + 'static {
+pub(crate) trait ReadHost: Send + Sync + 'static {
     /// Take over reading `socket` (non-blocking); when that is impossible, hand both to
     /// [`Feeder::read_on_runtime`].
     fn attach(&self, socket: std::os::unix::net::UnixStream, feeder: Feeder);

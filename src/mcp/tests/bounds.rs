@@ -4,7 +4,8 @@
 
 use super::server::{chunk, mcp, sse_event, Chunk, Recorded, Reply, TestServer};
 use super::support::{err, info, init, str_code};
-use crate::mcp::{McpClient, McpClientOptions, McpLimits};
+use crate::mcp::limits::McpLimits;
+use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::{json, Value};
 use std::time::Duration;
 

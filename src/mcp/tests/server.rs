@@ -27,7 +27,7 @@ type Body = UnsyncBoxBody<Bytes, Infallible>;
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
-pub struct Recorded {
+pub(super) struct Recorded {
     pub http_method: String,
     pub path: String,
     pub headers: HeaderMap,
@@ -36,39 +36,39 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    pub fn header(&self, name: &str) -> Option<String> {
+    pub(super) fn header(&self, name: &str) -> Option<String> {
         self.headers
             .get(name)
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
     }
     /// The JSON-RPC method, or `DELETE`/`GET` for bodiless requests.
-    pub fn rpc_method(&self) -> String {
+    pub(super) fn rpc_method(&self) -> String {
         match self.body.get("method").and_then(Value::as_str) {
             Some(m) => m.to_string(),
             None if self.http_method != "POST" => self.http_method.clone(),
             None => "<reply>".to_string(),
         }
     }
-    pub fn rpc_id(&self) -> Option<u64> {
+    pub(super) fn rpc_id(&self) -> Option<u64> {
         self.body.get("id").and_then(Value::as_u64)
     }
 }
 
 /// One piece of an SSE (or any streamed) body, sent after `delay`.
 #[derive(Debug, Clone)]
-pub struct Chunk {
+pub(super) struct Chunk {
     pub delay: Duration,
     pub bytes: Vec<u8>,
 }
 
-pub fn chunk(text: &str) -> Chunk {
+pub(super) fn chunk(text: &str) -> Chunk {
     Chunk {
         delay: Duration::from_millis(15),
         bytes: text.as_bytes().to_vec(),
     }
 }
 
-pub fn chunk_bytes(bytes: &[u8]) -> Chunk {
+pub(super) fn chunk_bytes(bytes: &[u8]) -> Chunk {
     Chunk {
         delay: Duration::from_millis(15),
         bytes: bytes.to_vec(),
@@ -77,7 +77,7 @@ pub fn chunk_bytes(bytes: &[u8]) -> Chunk {
 
 /// What the server answers.
 #[derive(Debug, Clone)]
-pub enum Reply {
+pub(super) enum Reply {
     /// A complete body with a status and headers.
     Full {
         status: u16,
@@ -97,17 +97,17 @@ pub enum Reply {
 }
 
 impl Reply {
-    pub fn status(status: u16) -> Reply {
+    pub(super) fn status(status: u16) -> Reply {
         Reply::Full {
             status,
             headers: Vec::new(),
             body: Vec::new(),
         }
     }
-    pub fn json(value: Value) -> Reply {
+    pub(super) fn json(value: Value) -> Reply {
         Reply::json_with(200, value, &[])
     }
-    pub fn json_with(status: u16, value: Value, headers: &[(&str, &str)]) -> Reply {
+    pub(super) fn json_with(status: u16, value: Value, headers: &[(&str, &str)]) -> Reply {
         let mut all = vec![("content-type".to_string(), "application/json".to_string())];
         all.extend(headers.iter().map(|(k, v)| (k.to_string(), v.to_string())));
         Reply::Full {
@@ -117,10 +117,10 @@ impl Reply {
         }
     }
     /// `{"jsonrpc":"2.0","id":<id>,"result":<result>}` as JSON.
-    pub fn result(id: Option<u64>, result: Value) -> Reply {
+    pub(super) fn result(id: Option<u64>, result: Value) -> Reply {
         Reply::json(json!({"jsonrpc": "2.0", "id": id, "result": result}))
     }
-    pub fn raw(content_type: Option<&str>, body: &str) -> Reply {
+    pub(super) fn raw(content_type: Option<&str>, body: &str) -> Reply {
         Reply::Full {
             status: 200,
             headers: content_type
@@ -129,7 +129,7 @@ impl Reply {
             body: body.as_bytes().to_vec(),
         }
     }
-    pub fn sse(chunks: Vec<Chunk>, keep_open: bool) -> Reply {
+    pub(super) fn sse(chunks: Vec<Chunk>, keep_open: bool) -> Reply {
         Reply::Stream {
             headers: vec![("content-type".to_string(), "text/event-stream".to_string())],
             chunks,
@@ -139,7 +139,7 @@ impl Reply {
 }
 
 /// An SSE event carrying `value` as one `data:` line.
-pub fn sse_event(value: &Value) -> String {
+pub(super) fn sse_event(value: &Value) -> String {
     format!("data: {value}\n\n")
 }
 
@@ -152,7 +152,7 @@ struct Shared {
 }
 
 /// The running server; dropping it stops everything.
-pub struct TestServer {
+pub(super) struct TestServer {
     pub addr: SocketAddr,
     shared: Arc<Shared>,
     accept_task: tokio::task::JoinHandle<()>,
@@ -166,12 +166,14 @@ impl Drop for TestServer {
 
 impl TestServer {
     /// Start on 127.0.0.1 with `handler`.
-    pub async fn start(handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> Self {
+    pub(super) async fn start(
+        handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    ) -> Self {
         Self::start_on("127.0.0.1:0", handler).await
     }
 
     /// Start on `bind` (e.g. `[::1]:0`); `None` when that address cannot be bound.
-    pub async fn try_start_on(
+    pub(super) async fn try_start_on(
         bind: &str,
         handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
     ) -> Option<Self> {
@@ -179,7 +181,7 @@ impl TestServer {
         Some(Self::serve(listener, handler))
     }
 
-    pub async fn start_on(
+    pub(super) async fn start_on(
         bind: &str,
         handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
     ) -> Self {
@@ -223,32 +225,36 @@ impl TestServer {
     }
 
     /// `http://127.0.0.1:<port>/mcp` (or the bound address).
-    pub fn url(&self) -> String {
+    pub(super) fn url(&self) -> String {
         format!("http://{}/mcp", self.addr)
     }
 
-    pub fn port(&self) -> u16 {
+    pub(super) fn port(&self) -> u16 {
         self.addr.port()
     }
 
-    pub fn requests(&self) -> Vec<Recorded> {
+    pub(super) fn requests(&self) -> Vec<Recorded> {
         lock(&self.shared.requests).clone()
     }
 
     /// Requests whose JSON-RPC method (or HTTP method for bodiless ones) is `method`.
-    pub fn requests_for(&self, method: &str) -> Vec<Recorded> {
+    pub(super) fn requests_for(&self, method: &str) -> Vec<Recorded> {
         self.requests()
             .into_iter()
             .filter(|r| r.rpc_method() == method)
             .collect()
     }
 
-    pub fn events(&self) -> Vec<(String, Instant)> {
+    pub(super) fn events(&self) -> Vec<(String, Instant)> {
         lock(&self.shared.events).clone()
     }
 
     /// Wait (bounded) until `done(requests)` holds; returns whether it did.
-    pub async fn wait_until(&self, within: Duration, done: impl Fn(&[Recorded]) -> bool) -> bool {
+    pub(super) async fn wait_until(
+        &self,
+        within: Duration,
+        done: impl Fn(&[Recorded]) -> bool,
+    ) -> bool {
         let deadline = Instant::now() + within;
         loop {
             if done(&self.requests()) {
@@ -262,7 +268,7 @@ impl TestServer {
     }
 
     /// Wait (bounded) for an event named `name`.
-    pub async fn wait_event(&self, name: &str, within: Duration) -> Option<Instant> {
+    pub(super) async fn wait_event(&self, name: &str, within: Duration) -> Option<Instant> {
         let deadline = Instant::now() + within;
         loop {
             if let Some((_, at)) = self.events().into_iter().find(|(n, _)| n == name) {
@@ -367,7 +373,7 @@ fn build(status: u16, headers: &[(String, String)], body: Body) -> Response<Body
 // ---- a scripted adt-ls-like MCP endpoint -------------------------------------------------
 
 /// The usual `initialize` answer (with `version` and an optional session header).
-pub fn initialize_reply(req: &Recorded, version: &str, session: Option<&str>) -> Reply {
+pub(super) fn initialize_reply(req: &Recorded, version: &str, session: Option<&str>) -> Reply {
     let body = json!({
         "jsonrpc": "2.0",
         "id": req.rpc_id(),
@@ -385,7 +391,7 @@ pub fn initialize_reply(req: &Recorded, version: &str, session: Option<&str>) ->
 
 /// A handler answering the lifecycle (initialize with `version`/`session`, initialized 202,
 /// DELETE 200) and passing everything else to `rest`.
-pub fn mcp(
+pub(super) fn mcp(
     version: &'static str,
     session: Option<&'static str>,
     rest: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,

@@ -4,12 +4,15 @@
 //! pending-handshake cap and closed after the handshake timeout, while adt-ls gets through.
 
 use super::support::*;
+use crate::tls::cert::generate_localhost_cert;
 use crate::tls::proxy::MAX_PENDING_HANDSHAKES;
+use crate::tls::proxy_client::write_proxy_client_identity;
+use crate::tls::proxy_client::ProxyClientIdentity;
 use crate::tls::proxy_conn::HANDSHAKE_TIMEOUT;
+use crate::tls::proxy_target::Scheme;
 use crate::tls::{
-    generate_localhost_cert, start_tls_reverse_proxy, upstream_client_config,
-    write_proxy_client_identity, ClientCertPem, ProxyClientIdentity, ProxyHandle, ProxyOptions,
-    ProxyTarget, Scheme,
+    start_tls_reverse_proxy, upstream_client_config, ClientCertPem, ProxyHandle, ProxyOptions,
+    ProxyTarget,
 };
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -4,10 +4,10 @@
 
 use super::support::*;
 use crate::kernel::log::Level;
-use crate::tls::{
-    generate_localhost_cert, start_tls_reverse_proxy, ClientCertPem, LocalhostCert, ProxyHandle,
-    ProxyOptions, ProxyTarget, Scheme,
-};
+use crate::tls::cert::generate_localhost_cert;
+use crate::tls::cert::LocalhostCert;
+use crate::tls::proxy_target::Scheme;
+use crate::tls::{start_tls_reverse_proxy, ClientCertPem, ProxyHandle, ProxyOptions, ProxyTarget};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either};
 use hyper::StatusCode;

@@ -29,10 +29,10 @@ use tokio::sync::{mpsc, Notify};
 use tokio::task::JoinHandle;
 
 /// Every async test runs under this bound.
-pub const TEST_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const TEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Run `fut` under [`TEST_TIMEOUT`].
-pub async fn bounded<T>(fut: impl Future<Output = T>) -> T {
+pub(super) async fn bounded<T>(fut: impl Future<Output = T>) -> T {
     match tokio::time::timeout(TEST_TIMEOUT, fut).await {
         Ok(v) => v,
         Err(_) => panic!("test exceeded {TEST_TIMEOUT:?}"),
@@ -42,10 +42,10 @@ pub async fn bounded<T>(fut: impl Future<Output = T>) -> T {
 // ---------------------------------------------------------------- temp dirs and tools
 
 /// A private temp dir removed on drop.
-pub struct TempDir(pub PathBuf);
+pub(super) struct TempDir(pub PathBuf);
 
 impl TempDir {
-    pub fn new(tag: &str) -> Self {
+    pub(super) fn new(tag: &str) -> Self {
         let mut random = [0u8; 6];
         getrandom::fill(&mut random).unwrap();
         let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
@@ -54,7 +54,7 @@ impl TempDir {
         TempDir(dir)
     }
 
-    pub fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.0
     }
 }
@@ -66,10 +66,10 @@ impl Drop for TempDir {
 }
 
 /// True when `tool <probe_arg>` runs; otherwise records a visible skip for the caller.
-pub use crate::kernel::test_skip::tool_available;
+pub(super) use crate::kernel::test_skip::tool_available;
 
 /// Run a command to completion; panics with its output on failure.
-pub fn run_ok(program: &str, args: &[&str]) -> String {
+pub(super) fn run_ok(program: &str, args: &[&str]) -> String {
     let out = std::process::Command::new(program)
         .args(args)
         .output()
@@ -85,25 +85,25 @@ pub fn run_ok(program: &str, args: &[&str]) -> String {
 
 // ---------------------------------------------------------------- log capture
 
-pub use crate::kernel::log::testing::{capture_logs, logged};
+pub(super) use crate::kernel::log::testing::{capture_logs, logged};
 
 // ---------------------------------------------------------------- PKI
 
 /// A test certificate authority.
-pub struct TestCa {
+pub(super) struct TestCa {
     issuer: Issuer<'static, KeyPair>,
     pub cert_pem: String,
 }
 
 /// A leaf certificate: PEM cert, PKCS#8 PEM key, DER cert.
-pub struct Leaf {
+pub(super) struct Leaf {
     pub cert_pem: String,
     pub key_pem: String,
     pub der: Vec<u8>,
 }
 
 impl TestCa {
-    pub fn new(name: &str) -> Self {
+    pub(super) fn new(name: &str) -> Self {
         let key = KeyPair::generate().unwrap();
         let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
         params.distinguished_name = dn(name);
@@ -117,7 +117,7 @@ impl TestCa {
     }
 
     /// A leaf for the given SAN names (DNS names or IP addresses).
-    pub fn leaf(&self, common_name: &str, names: &[&str]) -> Leaf {
+    pub(super) fn leaf(&self, common_name: &str, names: &[&str]) -> Leaf {
         let key = KeyPair::generate().unwrap();
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let mut params = CertificateParams::new(names).unwrap();
@@ -150,7 +150,7 @@ fn der_certs(pem: &str) -> Vec<CertificateDer<'static>> {
 // ---------------------------------------------------------------- bodies
 
 /// A body fed chunk by chunk from a channel (for streaming tests).
-pub struct ChannelBody(pub mpsc::Receiver<Bytes>);
+pub(super) struct ChannelBody(pub mpsc::Receiver<Bytes>);
 
 impl Body for ChannelBody {
     type Data = Bytes;
@@ -164,9 +164,9 @@ impl Body for ChannelBody {
     }
 }
 
-pub type TestBody = Either<Full<Bytes>, ChannelBody>;
+pub(super) type TestBody = Either<Full<Bytes>, ChannelBody>;
 
-pub fn full(text: impl Into<Bytes>) -> TestBody {
+pub(super) fn full(text: impl Into<Bytes>) -> TestBody {
     Either::Left(Full::new(text.into()))
 }
 
@@ -174,7 +174,7 @@ pub fn full(text: impl Into<Bytes>) -> TestBody {
 
 /// What the backend saw; also the hand-off points of the streaming tests.
 #[derive(Default)]
-pub struct BackendState {
+pub(super) struct BackendState {
     pub connections: AtomicUsize,
     pub snis: Mutex<Vec<Option<String>>>,
     /// Notified by the test to let `/stream` send its tail.
@@ -183,7 +183,7 @@ pub struct BackendState {
     pub upload_started: Notify,
 }
 
-pub struct Backend {
+pub(super) struct Backend {
     pub port: u16,
     pub state: Arc<BackendState>,
     task: JoinHandle<()>,
@@ -196,11 +196,11 @@ impl Drop for Backend {
 }
 
 /// Size of the tail `/stream` sends after the release.
-pub const STREAM_TAIL: usize = 4 * 1024 * 1024;
+pub(super) const STREAM_TAIL: usize = 4 * 1024 * 1024;
 
 /// An HTTPS backend on 127.0.0.1 serving `leaf`; with `client_ca`, it requires a client
 /// certificate issued by that CA.
-pub async fn start_backend(leaf: &Leaf, client_ca: Option<&TestCa>) -> Backend {
+pub(super) async fn start_backend(leaf: &Leaf, client_ca: Option<&TestCa>) -> Backend {
     let builder = rustls::ServerConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .unwrap();
@@ -341,14 +341,14 @@ async fn backend_route(
 
 /// One request as a plain-HTTP server saw it.
 #[derive(Debug, Clone)]
-pub struct Recorded {
+pub(super) struct Recorded {
     pub request_line: String,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
 }
 
 impl Recorded {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
@@ -356,7 +356,7 @@ impl Recorded {
     }
 }
 
-pub struct Recorder {
+pub(super) struct Recorder {
     pub port: u16,
     pub requests: Arc<Mutex<Vec<Recorded>>>,
     task: JoinHandle<()>,
@@ -370,7 +370,7 @@ impl Drop for Recorder {
 
 /// A hand-written HTTP/1.1 server (so nothing normalises what arrives) that records each
 /// request and answers `200 via-plain`, keeping connections alive.
-pub async fn start_recorder() -> Recorder {
+pub(super) async fn start_recorder() -> Recorder {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let requests = Arc::new(Mutex::new(Vec::new()));
@@ -438,14 +438,14 @@ async fn serve_recorded(tcp: TcpStream, sink: Arc<Mutex<Vec<Recorded>>>) {
 
 /// An HTTP/1.1 client connection to the proxy that verifies its certificate for
 /// `localhost` against `trusted_pem`.
-pub struct TestClient {
+pub(super) struct TestClient {
     sender: hyper::client::conn::http1::SendRequest<TestBody>,
     pub host_header: String,
     _driver: JoinHandle<()>,
 }
 
 impl TestClient {
-    pub async fn connect(port: u16, trusted_pem: &str) -> TestClient {
+    pub(super) async fn connect(port: u16, trusted_pem: &str) -> TestClient {
         let mut roots = rustls::RootCertStore::empty();
         for c in der_certs(trusted_pem) {
             roots.add(c).unwrap();
@@ -473,7 +473,7 @@ impl TestClient {
     }
 
     /// Send a request (Host = `localhost:<port>` unless given) and return the live response.
-    pub async fn send(
+    pub(super) async fn send(
         &mut self,
         method: &str,
         path: &str,
@@ -495,7 +495,7 @@ impl TestClient {
     }
 
     /// GET `path` and read the whole body as text.
-    pub async fn get(
+    pub(super) async fn get(
         &mut self,
         path: &str,
         headers: &[(&str, &str)],

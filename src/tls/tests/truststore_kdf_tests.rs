@@ -4,9 +4,13 @@
 //! dependency), on a store built from a PKCS#12 `cacerts` made here.
 
 use super::support::TempDir;
+use crate::tls::cert::generate_localhost_cert;
 use crate::tls::pem::parse_certificates;
-use crate::tls::{build_truststore, generate_localhost_cert, TrustedCert, PROXY_CERT_ALIAS};
-use crate::tls::{TruststoreSource, TRUSTSTORE_PASSWORD};
+use crate::tls::truststore::build_truststore;
+use crate::tls::truststore::TrustedCert;
+use crate::tls::truststore::TruststoreSource;
+use crate::tls::PROXY_CERT_ALIAS;
+use crate::tls::TRUSTSTORE_PASSWORD;
 use p12_keystore::{Certificate, KeyStore, KeyStoreEntry};
 
 const SEQUENCE: u8 = 0x30;

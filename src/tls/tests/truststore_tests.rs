@@ -5,10 +5,14 @@
 //! whose name contains a space. Skipped (with a printed reason) without keytool / java.
 
 use super::support::*;
+use crate::tls::cert::generate_localhost_cert;
+use crate::tls::proxy_target::Scheme;
+use crate::tls::truststore::build_truststore;
+use crate::tls::truststore::java_tool_options;
+use crate::tls::truststore::TrustedCert;
+use crate::tls::truststore::TruststoreSource;
 use crate::tls::{
-    build_truststore, generate_localhost_cert, java_tool_options, prepare_adt_ls_tls,
-    start_tls_reverse_proxy, ProxyOptions, ProxyTarget, Scheme, TrustedCert, TruststoreSource,
-    PROXY_CERT_ALIAS,
+    prepare_adt_ls_tls, start_tls_reverse_proxy, ProxyOptions, ProxyTarget, PROXY_CERT_ALIAS,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
