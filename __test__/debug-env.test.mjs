@@ -1,5 +1,5 @@
 // `DEBUG=adt-ls-native...` turns on namespaced stderr logging without code changes (the
-// `debug` package's pattern rules; the pure matching is unit-tested in src/debug_env.rs):
+// `debug` package's pattern rules; the pure matching is unit-tested in src/kernel/debug_env.rs):
 // each scenario runs createAdtLs in a child process and reads its stderr. Nothing goes to
 // stdout, secrets stay masked, and an explicit setLogger wins over DEBUG.
 

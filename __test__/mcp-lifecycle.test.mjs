@@ -124,7 +124,7 @@ test('fallback: bind errors advance 2240 -> 2242 after 3 attempts, onRetry gets 
 // The reference calls onRetry(port) inside its loop, before
 // the next attempt, so the calls interleave start/onRetry/start and all have happened when the
 // promise settles. Ours posts onRetry to the JS thread from a background task (tokio::spawn in
-// src/js/mcp.rs), so it can run after the next attempt or after the result is delivered. It is
+// src/js/binding/mcp.rs), so it can run after the next attempt or after the result is delivered. It is
 // a race that shows under load (seen in 4-5 of 20 runs while other builds ran, 0 of 200 on an
 // idle machine), hence the repetitions.
 test('fallback: onRetry(port) runs before the next attempt and before the promise settles', async () => {

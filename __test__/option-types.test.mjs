@@ -1,4 +1,4 @@
-// The declared option types (generated from `src/js/types/options.rs`) and the option keys the
+// The declared option types (generated from `src/js/binding/types/options.rs`) and the option keys the
 // runtime reads agree: for every option object, the members index.d.ts
 // declares are exactly the keys the runtime knows. The runtime's list is read back from its
 // own warning: a key far from every known key is reported as

@@ -48,20 +48,19 @@ impl Area {
     }
 
     /// The area of the source file that emitted a line (`std::panic::Location::file`):
-    /// `lsp/` and `driver/` are LSP, `mcp/`, `federated.rs` and `js/mcp.rs` MCP, `auth/`
-    /// auth, `tls/` TLS, `process/` and `discovery.rs` the adt-ls process, the rest the
-    /// client.
+    /// `lsp/` and `driver/` are LSP, `mcp/` and `js/binding/mcp.rs` MCP, `auth/` auth,
+    /// `tls/` TLS, `process/` and `discovery/` the adt-ls process, the rest the client.
     pub(crate) fn of_file(file: &str) -> Area {
         let file = file.replace('\\', "/");
         let rel = file.rsplit_once("src/").map_or(file.as_str(), |(_, r)| r);
         let dir = rel.split('/').next().unwrap_or("");
         match dir {
             "lsp" | "driver" => Area::Lsp,
-            "mcp" | "federated.rs" => Area::Mcp,
+            "mcp" => Area::Mcp,
             "auth" => Area::Auth,
             "tls" => Area::Tls,
-            "process" | "discovery.rs" => Area::Process,
-            "js" if rel == "js/mcp.rs" => Area::Mcp,
+            "process" | "discovery" => Area::Process,
+            "js" if rel == "js/binding/mcp.rs" => Area::Mcp,
             _ => Area::Client,
         }
     }
@@ -217,14 +216,16 @@ mod tests {
             ("src/lsp/connection.rs", Area::Lsp),
             ("src/driver/mod.rs", Area::Lsp),
             ("src/mcp/http.rs", Area::Mcp),
-            ("src/federated.rs", Area::Mcp),
-            ("src/js/mcp.rs", Area::Mcp),
+            ("src/mcp/federated.rs", Area::Mcp),
+            ("src/js/binding/mcp.rs", Area::Mcp),
             ("src/auth/interactive.rs", Area::Auth),
             ("src/tls/proxy.rs", Area::Tls),
             ("src/process/child.rs", Area::Process),
-            ("src/discovery.rs", Area::Process),
+            ("src/discovery/version.rs", Area::Process),
+            ("src/kernel/log.rs", Area::Client),
+            ("src/discovery/mod.rs", Area::Process),
             ("src/client/startup.rs", Area::Client),
-            ("src/js/client.rs", Area::Client),
+            ("src/js/binding/client.rs", Area::Client),
             (r"C:\b\src\tls\proxy_conn.rs", Area::Tls),
             ("lib.rs", Area::Client),
         ];

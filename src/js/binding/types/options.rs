@@ -1,7 +1,7 @@
 //! The option types of the public API: `new AdtLsDriver(binPath, opts)`, `createAdtLs(opts)`
 //! (with its connection and nested option objects) and `resolveAdtLsPath(opts)`. They only
 //! describe what JS passes in; reading and validating it stays in the N-API layer
-//! (`src/js/checked.rs`, `driver_options` in `driver.rs`, `client_options` in `client.rs`,
+//! (`src/js/runtime/checked.rs`, `driver_options` in `driver.rs`, `client_options` in `client.rs`,
 //! `discover_options` in `functions.rs`), never through these types. Callback-typed members and types napi
 //! cannot render (`LogonStrategy`, `ServerRequestHandler`, `NodeJS.Platform`) are spelled
 //! with `ts_type` and declared in `types/header.d.ts`.
