@@ -219,7 +219,7 @@ impl PipeListener {
 
     /// Remove the socket's private dir (Unix); named pipes leave nothing behind.
     pub(crate) fn remove_dir(dir: &Path) {
-        super::dirs::remove_dir_all_quiet(dir);
+        crate::safe_fs::remove_dir_all_quiet(dir);
         super::reaper::untrack_path(&dir.to_path_buf());
     }
 }

@@ -231,6 +231,14 @@ pub(crate) fn ensure_private_dir_all(path: &Path, what: &str) -> Result<PathBuf>
     Ok(dir.path().to_path_buf())
 }
 
+/// Remove a directory tree, ignoring "not found". Best effort: returns whether it is gone.
+pub(crate) fn remove_dir_all_quiet(path: &Path) -> bool {
+    match std::fs::remove_dir_all(path) {
+        Ok(()) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    }
+}
+
 /// The deepest existing directory on the way to `path`, and the names below it down to
 /// `path` (at least `path`'s own name).
 fn existing_base(path: &Path) -> Result<(PathBuf, Vec<OsString>)> {
