@@ -177,10 +177,12 @@ impl PipeListener {
         if fed {
             let (writer, direct, read_side) =
                 crate::lsp::unix_socket::fed_transport(socket).map_err(Error::from)?;
+            let direct: DirectWriter = Box::new(direct);
             return Ok((Transport::Fed { writer, read_side }, Some(direct), guard));
         }
         let (transport, direct) =
             crate::lsp::unix_socket::transport(socket).map_err(Error::from)?;
+        let direct: DirectWriter = Box::new(direct);
         Ok((Transport::Stream(Box::new(transport)), Some(direct), guard))
     }
 
