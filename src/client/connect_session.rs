@@ -18,7 +18,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
-pub(super) const KEEP_ALIVE_INTERVAL: Duration = Duration::from_millis(180_000);
 pub(super) const ACTIVITY_WINDOW: Duration = Duration::from_millis(900_000);
 const SESSION_DEAD: &str = "SAP session appears dead (liveness probe empty) — forcing re-logon";
 

@@ -42,7 +42,7 @@ pub(crate) use state::Health;
 use crate::driver::Driver;
 use crate::kernel::error::{Error, Result};
 use crate::mcp::McpClient;
-use crate::process::{dirs, reaper};
+use crate::process::reaper;
 use crate::resilience::classify::is_logged_off_federated_result;
 use crate::resilience::single_flight::SingleFlight;
 use crate::resilience::wrappers::{with_relogon, Relogon};
@@ -356,7 +356,7 @@ impl Client {
         if let Some(proxy) = proxy {
             proxy.close().await;
         }
-        dirs::remove_dir_all_quiet(&self.inner.work_base);
+        crate::safe_fs::remove_dir_all_quiet(&self.inner.work_base);
         reaper::untrack_path(&self.inner.work_base);
     }
 }

@@ -16,6 +16,8 @@ pub(crate) const DEFAULT_PROBE_PATTERN: &str = "CL_ABAP_TYPEDESCR";
 pub(crate) const DEFAULT_PROBE_TYPE: &str = "CLAS/OC";
 /// Bound on `ensureLoggedOn` (the reference has none; docs/decisions.md#d5-3).
 pub(crate) const DEFAULT_LOGON_TIMEOUT: Duration = Duration::from_secs(300);
+/// Period of the activity-gated keep-alive probe.
+pub(crate) const DEFAULT_KEEP_ALIVE_INTERVAL: Duration = Duration::from_millis(180_000);
 
 pub(crate) const BOTH_OR_NEITHER: &str =
     "Provide connection and auth together, or omit both for foundation mode.";
@@ -89,7 +91,7 @@ impl Default for ClientOptions {
             destination_id: None,
             mcp_port: i64::from(DEFAULT_MCP_PORT),
             keep_alive: true,
-            keep_alive_interval: crate::client::connect_session::KEEP_ALIVE_INTERVAL,
+            keep_alive_interval: DEFAULT_KEEP_ALIVE_INTERVAL,
             start_timeout: DEFAULT_START_TIMEOUT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             mcp_timeout: crate::mcp::DEFAULT_TIMEOUT,

@@ -50,7 +50,7 @@ impl Made {
             proxy.close().await;
         }
         if let Some(dir) = self.work_base {
-            dirs::remove_dir_all_quiet(&dir);
+            crate::safe_fs::remove_dir_all_quiet(&dir);
             reaper::untrack_path(&dir);
         }
     }

@@ -616,7 +616,7 @@ async fn teardown(made: &mut Made) {
         }
     }
     if let Some(dir) = made.owned_dir.take() {
-        dirs::remove_dir_all_quiet(&dir);
+        crate::safe_fs::remove_dir_all_quiet(&dir);
         reaper::untrack_path(&dir);
     }
     if let Some(dir) = made.socket_dir.take() {

@@ -5,8 +5,20 @@
 //! N-API layer (from JS values) and the client methods (from JSON arguments).
 
 use crate::kernel::error::{codes, Error};
-use crate::options::values::show_number;
 use serde_json::Value;
+
+/// A number as JavaScript would print it (enough for messages).
+pub(crate) fn show_number(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".to_string()
+    } else if v.is_infinite() {
+        if v > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
+    } else if v.fract() == 0.0 && v.abs() < 1e21 {
+        format!("{}", v as i128)
+    } else {
+        format!("{v:?}")
+    }
+}
 
 /// What a caller passed, as much as a message shows of it.
 #[derive(Debug, Clone, PartialEq)]

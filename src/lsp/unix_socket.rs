@@ -3,10 +3,10 @@
 //! write is blocked. A socket registered for both (as `tokio::net::UnixStream` is, edge-
 //! triggered) wakes a runtime thread with "writable" every time the peer drains a request we
 //! wrote, though nobody waits to write: one wasted wake-up per request (docs/performance.md).
-//! Also hands out the [`DirectWriter`] for writes from the calling thread, and for a
-//! connection read elsewhere ([`fed_transport`]) the writing side alone plus a dup to read.
+//! Also hands out a non-blocking dup of the socket for the connection's direct writes from
+//! the calling thread, and for a connection read elsewhere ([`fed_transport`]) the writing
+//! side alone plus a dup to read.
 
-use super::connection::DirectWriter;
 use std::io::{self, Read, Write};
 use std::net::Shutdown;
 use std::os::unix::net::UnixStream;
@@ -16,9 +16,9 @@ use tokio::io::unix::AsyncFd;
 use tokio::io::{AsyncRead, AsyncWrite, Interest, ReadBuf};
 
 /// One connected socket as a tokio byte stream, plus the direct-write handle (a dup).
-pub(crate) fn transport(socket: UnixStream) -> io::Result<(UnixTransport, DirectWriter)> {
+pub(crate) fn transport(socket: UnixStream) -> io::Result<(UnixTransport, UnixStream)> {
     socket.set_nonblocking(true)?;
-    let direct: DirectWriter = Box::new(socket.try_clone()?);
+    let direct = socket.try_clone()?;
     let writer = socket.try_clone()?;
     let reader = watch(socket, Interest::READABLE)?;
     let transport = UnixTransport {
@@ -36,9 +36,9 @@ pub(crate) fn transport(socket: UnixStream) -> io::Result<(UnixTransport, Direct
 /// handle, and a dup of the socket to read from.
 pub(crate) fn fed_transport(
     socket: UnixStream,
-) -> io::Result<(UnixWriter, DirectWriter, UnixStream)> {
+) -> io::Result<(UnixWriter, UnixStream, UnixStream)> {
     socket.set_nonblocking(true)?;
-    let direct: DirectWriter = Box::new(socket.try_clone()?);
+    let direct = socket.try_clone()?;
     let read_side = socket.try_clone()?;
     let writer = UnixWriter {
         writer: socket,

@@ -5,6 +5,7 @@
 //! userinfo is never echoed); codes are Node's (`ERR_OUT_OF_RANGE`, `ERR_INVALID_ARG_VALUE`).
 //! Plain functions, so the N-API layer and the fuzz targets can call them directly.
 
+use crate::kernel::arg_error::show_number;
 use crate::kernel::error::{codes, Error, Result};
 use reqwest::Url;
 use std::time::Duration;
@@ -35,19 +36,6 @@ pub(crate) fn timeout_type_error(name: &str, received: &str) -> Error {
         codes::INVALID_ARG_TYPE,
         format!("{name} must be a number of milliseconds, received {received}"),
     )
-}
-
-/// A number as JavaScript would print it (enough for messages).
-pub(crate) fn show_number(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".to_string()
-    } else if v.is_infinite() {
-        if v > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-    } else if v.fract() == 0.0 && v.abs() < 1e21 {
-        format!("{}", v as i128)
-    } else {
-        format!("{v:?}")
-    }
 }
 
 /// Check `connection.systemUrl`: `https://` or `http://`, a host, a port in 1..=65535 when

@@ -6,6 +6,7 @@
 //! macOS has no equivalent: the reaper's exit hooks cover a normal Node exit, not a crash),
 //! and it is tracked by the [`reaper`](super::reaper).
 
+use super::kill::kill_tree;
 use super::reaper;
 use super::tail::OutputTail;
 use crate::kernel::error::{Error, Result};
@@ -184,49 +185,6 @@ impl ChildProcess {
         }
         self.wait_exit(limit).await
     }
-}
-
-/// Kill a process tree by its leader's pid. Safe to call for a pid that has exited.
-pub(crate) fn kill_tree(pid: u32) {
-    if pid == 0 {
-        return;
-    }
-    #[cfg(unix)]
-    {
-        let Ok(pgid) = libc::pid_t::try_from(pid) else {
-            return;
-        };
-        // SAFETY: plain syscalls on a pid we spawned; errors (ESRCH) are ignored.
-        unsafe {
-            libc::killpg(pgid, libc::SIGKILL);
-            libc::kill(pgid, libc::SIGKILL);
-        }
-    }
-    #[cfg(windows)]
-    {
-        if super::win_job::terminate(pid) {
-            return;
-        }
-        // No job (assignment failed): taskkill. Wine's taskkill rejects /T, so the leader
-        // alone is killed when the tree kill is refused.
-        if !taskkill(&["/T", "/F", "/PID", &pid.to_string()]) {
-            taskkill(&["/F", "/PID", &pid.to_string()]);
-        }
-    }
-}
-
-#[cfg(windows)]
-fn taskkill(args: &[&str]) -> bool {
-    use std::os::windows::process::CommandExt;
-    const CREATE_NO_WINDOW: u32 = 0x0800_0000;
-    std::process::Command::new("taskkill")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .creation_flags(CREATE_NO_WINDOW)
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 #[cfg(unix)]

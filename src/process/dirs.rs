@@ -33,7 +33,7 @@ pub(crate) fn create_owned_dir(container: &Dir, name: &str) -> Result<PathBuf> {
             .create_dir(OsStr::new(name))
             .map_err(|f| f.into_error("a private dir", &path))?;
         if let Err(e) = owner::write_marker(&dir) {
-            remove_dir_all_quiet(&path);
+            safe_fs::remove_dir_all_quiet(&path);
             return Err(e);
         }
         Ok(path.clone())
@@ -55,14 +55,6 @@ pub(crate) fn make_temp_dir(container: &Dir, prefix: &str, random_bytes: usize) 
         "mkdtemp: could not create a unique directory in {}",
         container.path().display()
     )))
-}
-
-/// Remove a directory tree, ignoring "not found". Best effort: returns whether it is gone.
-pub(crate) fn remove_dir_all_quiet(path: &Path) -> bool {
-    match std::fs::remove_dir_all(path) {
-        Ok(()) => true,
-        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-    }
 }
 
 #[cfg(test)]
@@ -94,9 +86,9 @@ mod tests {
             owner::OwnerMark::parse(&mark).map(|m| m.pid),
             Some(std::process::id())
         );
-        assert!(remove_dir_all_quiet(&a));
-        assert!(remove_dir_all_quiet(&b));
-        assert!(remove_dir_all_quiet(&a), "removing twice is fine");
+        assert!(safe_fs::remove_dir_all_quiet(&a));
+        assert!(safe_fs::remove_dir_all_quiet(&b));
+        assert!(safe_fs::remove_dir_all_quiet(&a), "removing twice is fine");
         reaper::untrack_path(&a);
         reaper::untrack_path(&b);
     }
@@ -112,7 +104,7 @@ mod tests {
             let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
             assert_eq!(mode & 0o777, 0o700, "{}", dir.display());
         }
-        assert!(remove_dir_all_quiet(&base));
+        assert!(safe_fs::remove_dir_all_quiet(&base));
         reaper::untrack_path(&base);
     }
 }

@@ -5,6 +5,7 @@
 pub(crate) mod args;
 pub(crate) mod child;
 pub(crate) mod dirs;
+pub(crate) mod kill;
 pub(crate) mod owner;
 pub(crate) mod peer;
 pub(crate) mod pipe;

@@ -300,7 +300,7 @@ pub(crate) fn sweep_stale(container: &Dir) -> SweepReport {
             continue;
         }
         if is_stale(&mark, &probe(mark.pid), our_ns.as_deref())
-            && super::dirs::remove_dir_all_quiet(&container.path().join(name))
+            && crate::safe_fs::remove_dir_all_quiet(&container.path().join(name))
         {
             report.removed.push(name.clone());
         }

@@ -177,10 +177,12 @@ impl PipeListener {
         if fed {
             let (writer, direct, read_side) =
                 crate::lsp::unix_socket::fed_transport(socket).map_err(Error::from)?;
+            let direct: DirectWriter = Box::new(direct);
             return Ok((Transport::Fed { writer, read_side }, Some(direct), guard));
         }
         let (transport, direct) =
             crate::lsp::unix_socket::transport(socket).map_err(Error::from)?;
+        let direct: DirectWriter = Box::new(direct);
         Ok((Transport::Stream(Box::new(transport)), Some(direct), guard))
     }
 
@@ -219,7 +221,7 @@ impl PipeListener {
 
     /// Remove the socket's private dir (Unix); named pipes leave nothing behind.
     pub(crate) fn remove_dir(dir: &Path) {
-        super::dirs::remove_dir_all_quiet(dir);
+        crate::safe_fs::remove_dir_all_quiet(dir);
         super::reaper::untrack_path(&dir.to_path_buf());
     }
 }

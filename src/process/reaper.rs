@@ -120,7 +120,7 @@ pub(crate) fn reap_all() {
         return;
     };
     for pid in pids {
-        super::child::kill_tree(pid);
+        super::kill::kill_tree(pid);
     }
     for path in paths {
         if path.is_dir() {

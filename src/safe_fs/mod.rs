@@ -14,6 +14,7 @@
 //! apply OpenSSH's ownership and mode rules"; `cap-std` opens relative to a directory but
 //! judges neither owners nor modes.
 
+mod open;
 #[cfg_attr(not(unix), allow(dead_code))]
 mod rules;
 pub(crate) mod temp;
@@ -34,91 +35,10 @@ pub(crate) use imp::Dir;
 pub(crate) use rules::Sharing;
 
 use crate::kernel::error::{codes, Error, Result};
-use rules::{Facts, Kind, Unsafe};
+use open::{Access, Check, Fail};
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-
-/// How a file is opened by [`Dir::open_file`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Access {
-    /// Append, creating the file (0600) when missing.
-    Append,
-    /// Write, creating it (0600) when missing; the caller empties it after the checks.
-    Write,
-    /// Create a new file (0600); an existing name fails with `EEXIST`.
-    CreateNew,
-    /// Read an existing file.
-    Read,
-}
-
-/// What an opened file must be besides a regular file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Check {
-    /// Ours, and writable by no one else (a file we append to as it is).
-    Entry,
-    /// Ours (its mode is set to 0600 next).
-    Own,
-}
-
-impl Check {
-    #[cfg_attr(not(unix), allow(dead_code))]
-    fn apply(self, facts: &Facts, wanted: Kind, ours: u32) -> std::result::Result<(), Unsafe> {
-        match self {
-            Check::Entry => rules::check_entry(facts, wanted, ours),
-            Check::Own => rules::check_own(facts, wanted, ours),
-        }
-    }
-}
-
-/// A failure below the public functions: an I/O error, or a refusal of the object at `at`.
-#[derive(Debug)]
-pub(crate) enum Fail {
-    Io {
-        op: &'static str,
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    Unsafe {
-        at: PathBuf,
-        why: Unsafe,
-    },
-}
-
-impl Fail {
-    /// The error for using `what` (`"the trace file"`) at `subject`: a refusal names the
-    /// subject, and the directory at fault when that is one of the subject's ancestors.
-    pub(crate) fn into_error(self, what: &str, subject: &Path) -> Error {
-        match self {
-            Fail::Io { op, path, error } => {
-                Error::from(error).prefixed(&format!("{op} {}: ", path.display()))
-            }
-            Fail::Unsafe { at, why } if at == subject => refusal(what, subject, why),
-            Fail::Unsafe { at, why } => refusal(
-                what,
-                subject,
-                Unsafe::Parent {
-                    dir: at,
-                    why: Box::new(why),
-                },
-            ),
-        }
-    }
-
-    /// True for a refusal (not an I/O error).
-    pub(crate) fn is_refusal(&self) -> bool {
-        matches!(self, Fail::Unsafe { .. })
-    }
-}
-
-fn refusal(what: &str, subject: &Path, why: Unsafe) -> Error {
-    Error::coded(
-        codes::UNSAFE_PATH,
-        format!("refused {what} {}: {}", subject.display(), why.describe()),
-    )
-    .with_detail("path", subject.display().to_string())
-    .with_detail("reason", why.name())
-}
 
 /// Split `path` into the directory that holds it and its last component.
 fn split(path: &Path) -> Result<(PathBuf, OsString)> {
@@ -229,6 +149,14 @@ pub(crate) fn ensure_private_dir_all(path: &Path, what: &str) -> Result<PathBuf>
             .map_err(|f| f.into_error(what, path))?;
     }
     Ok(dir.path().to_path_buf())
+}
+
+/// Remove a directory tree, ignoring "not found". Best effort: returns whether it is gone.
+pub(crate) fn remove_dir_all_quiet(path: &Path) -> bool {
+    match std::fs::remove_dir_all(path) {
+        Ok(()) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+    }
 }
 
 /// The deepest existing directory on the way to `path`, and the names below it down to

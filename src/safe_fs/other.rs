@@ -2,7 +2,7 @@
 //! temp dir there is per-user (`%LOCALAPPDATA%\Temp`, ACL'd to its user), so no other local
 //! user can reach our entries through it; links at the last component are still refused.
 
-use super::{Access, Check, Fail};
+use super::open::{Access, Check, Fail};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -35,7 +35,10 @@ impl Dir {
         &self.path
     }
 
-    pub(crate) fn open_container(path: &Path, _sharing: super::Sharing) -> Result<Dir, Fail> {
+    pub(crate) fn open_container(
+        path: &Path,
+        _sharing: super::rules::Sharing,
+    ) -> Result<Dir, Fail> {
         let meta = std::fs::metadata(path).map_err(|e| io("open", path, e))?;
         if !meta.is_dir() {
             return Err(io("open", path, std::io::Error::other("not a directory")));
@@ -47,7 +50,7 @@ impl Dir {
 
     pub(crate) fn open_own(path: &Path) -> Result<Dir, Fail> {
         refuse_link(path)?;
-        Self::open_container(path, super::Sharing::Group)
+        Self::open_container(path, super::rules::Sharing::Group)
     }
 
     pub(crate) fn create_dir(&self, name: &OsStr) -> Result<Dir, Fail> {

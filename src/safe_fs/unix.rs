@@ -3,8 +3,8 @@
 //! on the descriptor we hold, and every open of a path that another user might have
 //! replaced by a FIFO made with `O_NONBLOCK`, so nothing can block.
 
+use super::open::{Access, Check, Fail};
 use super::rules::{self, Facts, Kind, Sharing, Unsafe};
-use super::{Access, Check, Fail};
 use rustix::fs::{self as rfs, AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 use std::ffi::OsStr;

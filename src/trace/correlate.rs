@@ -8,21 +8,11 @@
 //! rule still masks them).
 
 use super::format::{Channel, Direction};
+use super::secrets::{sensitive_field_keys, MessageContext, LOGON_INPUT};
 use serde_json::Value;
 use std::collections::HashMap;
 
 const MAX_OPEN: usize = 4096;
-
-/// What the redaction rules know about one message.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub(crate) struct MessageContext {
-    /// The message's method, or for a response the method of its request.
-    pub method: Option<String>,
-    pub is_response: bool,
-    /// For the answer to `requestLogonInput`: the keys adt-ls marked sensitive (`None`: not
-    /// known, every answered value is masked).
-    pub sensitive_keys: Option<Vec<String>>,
-}
 
 struct Open {
     method: String,
@@ -44,8 +34,8 @@ impl Correlator {
         let method = msg.get("method").and_then(Value::as_str);
         match (method, id) {
             (Some(method), Some(id)) => {
-                let sensitive_keys = (method == super::secrets::LOGON_INPUT)
-                    .then(|| super::secrets::sensitive_field_keys(msg.get("params")));
+                let sensitive_keys =
+                    (method == LOGON_INPUT).then(|| sensitive_field_keys(msg.get("params")));
                 if self.open.len() >= MAX_OPEN {
                     self.open.clear();
                 }

@@ -3,7 +3,6 @@
 //! milliseconds since the session opened, the channel, the direction seen from the client and
 //! the message itself.
 
-use super::HttpMeta;
 use serde_json::{json, Map, Value};
 use std::time::Duration;
 
@@ -23,6 +22,15 @@ impl Channel {
             Channel::Mcp => "mcp",
         }
     }
+}
+
+/// HTTP facts recorded next to an MCP message.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct HttpMeta {
+    /// `POST` (the default when empty) or `DELETE`.
+    pub method: Option<&'static str>,
+    pub status: Option<u16>,
+    pub session_id: Option<String>,
 }
 
 /// Seen from the client: `Out` is client -> adt-ls, `In` is adt-ls -> client.

@@ -9,7 +9,7 @@ mod format;
 pub(crate) mod secrets;
 mod writer;
 
-pub(crate) use format::{Channel, Direction};
+pub(crate) use format::{Channel, Direction, HttpMeta};
 
 use crate::kernel::error::Result;
 use crate::kernel::host::HostEnv;
@@ -35,15 +35,6 @@ pub(crate) fn resolve_target(option: Option<PathBuf>, host: &HostEnv) -> Option<
         Some(cwd) if path.is_relative() => cwd.join(path),
         _ => path,
     })
-}
-
-/// HTTP facts recorded next to an MCP message.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct HttpMeta {
-    /// `POST` (the default when empty) or `DELETE`.
-    pub method: Option<&'static str>,
-    pub status: Option<u16>,
-    pub session_id: Option<String>,
 }
 
 /// Appends redacted messages to one trace file; shared by the LSP connection and the MCP

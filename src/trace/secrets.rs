@@ -13,13 +13,22 @@ use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;
 
-use super::correlate::MessageContext;
-
 pub(crate) const MASK: &str = "***";
 pub(crate) const LOGON_INPUT: &str = "adtLs/destinations/requestLogonInput";
 pub(crate) const START_MCP_SERVER: &str = "adtLs/mcp/startMCPServer";
 /// Progress messages carry a `token` that is an id, not a credential.
 const PROGRESS_METHODS: [&str; 2] = ["$/progress", "window/workDoneProgress/create"];
+
+/// What the redaction rules know about one message.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct MessageContext {
+    /// The message's method, or for a response the method of its request.
+    pub method: Option<String>,
+    pub is_response: bool,
+    /// For the answer to `requestLogonInput`: the keys adt-ls marked sensitive (`None`: not
+    /// known, every answered value is masked).
+    pub sensitive_keys: Option<Vec<String>>,
+}
 
 /// Member names (lower case, without `-` and `_`) whose values are credentials.
 const SECRET_KEYS: [&str; 22] = [

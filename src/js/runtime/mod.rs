@@ -17,6 +17,7 @@ pub(super) mod js_engine;
 #[cfg(unix)]
 pub(super) mod js_thread_reads;
 pub(super) mod json;
+pub(super) mod log_delivery;
 pub(super) mod logger;
 pub(super) mod outbox;
 pub(super) mod process_exit;

@@ -7,7 +7,7 @@
 //! A completion posted while a peer's response is dispatched keeps that response's backlog
 //! charge until its promise settles ([`crate::bounds::backlog`]).
 
-use super::{logger, outbox};
+use super::{log_delivery, outbox};
 use crate::bounds::backlog::{self, Charge};
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -238,7 +238,7 @@ pub fn wake_pump() {
 /// completion (JS thread: the pump's callback, or in place after [`hold_wakeups`]).
 pub fn drain(env: &Env) {
     let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
-        logger::flush(env);
+        log_delivery::flush(env);
         outbox::flush(env);
         return;
     };
@@ -248,7 +248,7 @@ pub fn drain(env: &Env) {
         Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
     };
     // Everything posted before the batch was taken is delivered before it settles.
-    logger::flush(env);
+    log_delivery::flush(env);
     outbox::flush(env);
     if batch.is_empty() {
         return;

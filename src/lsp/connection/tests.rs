@@ -573,7 +573,7 @@ async fn the_read_only_registered_transport_carries_large_traffic_both_ways_in_o
             notifications: None,
             close_hook: Arc::new(FixedHook),
         },
-        Some(direct),
+        Some(Box::new(direct)),
     );
     theirs.set_nonblocking(true).unwrap();
     let mut peer = PeerOn::new(tokio::net::UnixStream::from_std(theirs).unwrap());
