@@ -1,6 +1,7 @@
 //! The exported API's conversions: each file takes the JS arguments of one export family
 //! through [`checked`], calls the engine and converts the result back. Behaviour and raw
-//! N-API calls live in [`super::runtime`] or in the engine, never here.
+//! N-API calls live in [`super::runtime`] or in the engine, never here: this layer has no
+//! `unsafe`.
 
 mod cli;
 mod client;
@@ -8,6 +9,7 @@ mod diff_pages;
 mod driver;
 mod events;
 mod functions;
+mod logger;
 mod mcp;
 mod progress;
 mod requester;

@@ -1,5 +1,5 @@
-//! The JS side of logging: `setLogger`, `silentLogger`, `stderrLogger`. Engine log lines are
-//! queued and delivered, in order, to the user's logger on the JS thread by a weak
+//! Log delivery to the user's logger (set by `setLogger`, [`crate::js::binding`]): engine
+//! log lines are queued and delivered, in order, to the user's logger on the JS thread by a weak
 //! threadsafe function (so a logger never keeps a script alive); pending lines are also
 //! flushed right before any of our promises settles, so a line logged during an operation is
 //! seen before the caller's `await` returns. A logger that throws is ignored. Nothing is ever
@@ -66,6 +66,8 @@ pub fn flush(env: &Env) {
                 if !matches!(method.get_type(), Ok(ValueType::Function)) {
                     continue;
                 }
+                // SAFETY: `env` is the JS thread's env `flush` was called with (the pump's callback
+                // or a settlement); the string made is a handle of that scope.
                 let Ok(text) = (unsafe { String::to_napi_value(env.raw(), message) }) else {
                     continue;
                 };
@@ -104,82 +106,15 @@ pub fn debug_from_env(env: &Env) {
     );
 }
 
-/// Send every log line of the library to `logger` from now on (process-wide). Lines arrive in
-/// order on the JS thread; secrets are masked; a logger that throws is ignored. The default is
-/// {@link silentLogger}. Setting a logger also turns off the stderr logging that the `DEBUG`
-/// environment variable (`DEBUG=adt-ls-native`) enables.
-///
-/// @example
-/// ```ts
-/// setLogger(stderrLogger('[my-app]'));
-/// setLogger({ debug() {}, info: console.error, warn: console.error, error: console.error });
-/// ```
-#[napi(ts_args_type = "logger: Logger")]
-pub fn set_logger(env: Env, logger: Unknown) -> Result<()> {
-    let logger = Some(logger);
-    let logger = match super::checked::object(&env, logger, "logger") {
-        Ok(l) => l,
-        Err(e) => return super::errors::throw(&env, e),
-    };
-    for level in [Level::Debug, Level::Info, Level::Warn, Level::Error] {
-        let path = format!("logger.{}", level.as_str());
-        let method = super::checked::property(&logger, level.as_str());
-        if let Err(e) = super::checked::opt_function(&env, method, &path) {
-            return super::errors::throw(&env, e);
-        }
-    }
-    ensure_pump(&env)?;
+/// Make `logger` the receiver of every log line from now on (process-wide), in place of the
+/// previous one; also turns off the stderr logging that `DEBUG` enabled.
+pub fn install(env: &Env, logger: &Object) -> Result<()> {
+    ensure_pump(env)?;
     let reference = logger.create_ref::<false>()?;
     let previous = LOGGER.with(|slot| slot.borrow_mut().replace(reference));
     if let Some(previous) = previous {
-        let _ = previous.unref(&env);
+        let _ = previous.unref(env);
     }
     log::set_sink(Some(Arc::new(JsSink)));
     Ok(())
-}
-
-/// A {@link Logger} that writes `<prefix> <level>: <msg>` lines to stderr (never stdout, so an
-/// MCP server speaking over stdio stays clean).
-///
-/// @param prefix - default `[adt-ls]`
-#[napi(ts_args_type = "prefix?: string", ts_return_type = "Logger")]
-pub fn stderr_logger<'env>(env: &'env Env, prefix: Unknown) -> Result<Object<'env>> {
-    let prefix = Some(prefix);
-    let prefix = super::checked::opt_string(env, prefix, "prefix")
-        .or_else(|e| super::errors::throw(env, e))?
-        .unwrap_or_else(|| "[adt-ls]".to_string());
-    let mut obj = Object::new(env)?;
-    for level in [Level::Debug, Level::Info, Level::Warn, Level::Error] {
-        let prefix = prefix.clone();
-        let f = env.create_function_from_closure::<Unknown, (), _>(level.as_str(), move |ctx| {
-            let text = match ctx.get::<Unknown>(0) {
-                Ok(v) => v
-                    .coerce_to_string()
-                    .and_then(|s| s.into_utf8())
-                    .map(|s| s.as_str().map(str::to_owned)),
-                Err(e) => Err(e),
-            };
-            let text = text.ok().and_then(|r| r.ok()).unwrap_or_default();
-            eprintln!("{prefix} {}: {text}", level.as_str());
-            Ok(())
-        })?;
-        obj.set_named_property(level.as_str(), f)?;
-    }
-    Ok(obj)
-}
-
-/// The default sink: every level is a no-op.
-mod silent {
-    /// Does nothing (the default logger drops every line).
-    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
-    pub fn debug(_msg: napi::bindgen_prelude::Unknown) {}
-    /// Does nothing (the default logger drops every line).
-    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
-    pub fn info(_msg: napi::bindgen_prelude::Unknown) {}
-    /// Does nothing (the default logger drops every line).
-    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
-    pub fn warn(_msg: napi::bindgen_prelude::Unknown) {}
-    /// Does nothing (the default logger drops every line).
-    #[napi(namespace = "silentLogger", ts_args_type = "msg: string")]
-    pub fn error(_msg: napi::bindgen_prelude::Unknown) {}
 }
