@@ -60,10 +60,14 @@ pub(crate) fn loaded_binary() -> Option<PathBuf> {
     if found == 0 {
         return None;
     }
+    // SAFETY: dladdr returned non-zero, so it filled `info` (and `info` started zeroed, so no field
+    // is uninitialised memory either way).
     let info = unsafe { info.assume_init() };
     if info.dli_fname.is_null() {
         return None;
     }
+    // SAFETY: `dli_fname` is non-null and points to the loader's NUL-terminated path of the loaded
+    // object (this library), valid while it stays loaded; it is copied out below.
     let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
     Some(PathBuf::from(name.to_string_lossy().into_owned()))
 }

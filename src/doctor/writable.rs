@@ -19,6 +19,8 @@ pub(crate) const LOW_SPACE: u64 = 256 * 1024 * 1024;
 pub(crate) fn space(dir: &Path) -> Result<(u64, u64), String> {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).map_err(|e| e.to_string())?;
+    // SAFETY: `statvfs` is a plain C struct of integers, for which all-zero bytes are a valid
+    // value.
     let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: `c` is a NUL-terminated path and `st` a writable statvfs for the call.
     if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
@@ -156,6 +158,7 @@ mod tests {
             let (_, check) = examine("dir.data", "data", &dir, "data dir", "fix it");
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
             // root writes anywhere: then the probe succeeds and the check is not a failure.
+            // SAFETY: geteuid takes no arguments, touches no memory and cannot fail.
             let root = unsafe { libc::geteuid() } == 0;
             assert_eq!(check.status == Status::Fail, !root, "{}", check.message);
         }

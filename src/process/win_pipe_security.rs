@@ -21,8 +21,13 @@ pub struct PipeSecurity {
     attributes: SECURITY_ATTRIBUTES,
 }
 
-// SAFETY: the descriptor is immutable, owned memory (LocalAlloc'd by Windows).
+// SAFETY: the descriptor is owned memory LocalAlloc'd by Windows, never changed after it is
+// made, and `LocalFree` (in `Drop`) may free it from any thread; the attributes only point
+// at it.
 unsafe impl Send for PipeSecurity {}
+// SAFETY: `&PipeSecurity` gives no way to change the descriptor or the attributes (`as_raw` takes
+// `&mut self`), and Windows only reads the descriptor it allocated, so shared references on several
+// threads read immutable memory.
 unsafe impl Sync for PipeSecurity {}
 
 impl PipeSecurity {

@@ -103,6 +103,7 @@ mod tests {
         let dir = temp_dir();
         let fifo = dir.join("ca.fifo");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `c` is a NUL-terminated path that outlives the call; mkfifo only reads it.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         let started = Instant::now();
         for path in [Path::new("/dev/zero"), dir.as_path(), fifo.as_path()] {

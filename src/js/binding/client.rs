@@ -15,7 +15,7 @@ use crate::js::runtime::errors::coded;
 use crate::js::runtime::json;
 use crate::js::runtime::settle::Settling;
 use crate::js::runtime::timeouts::timeout_prop;
-use crate::js::runtime::values::Json;
+use crate::js::runtime::values::{self, Json, Raw};
 use crate::kernel::error::{codes, Error as EngineError};
 use crate::options::keys;
 use napi::bindgen_prelude::*;
@@ -58,29 +58,18 @@ use std::path::PathBuf;
     ts_args_type = "opts: CreateAdtLsOptions",
     ts_return_type = "Promise<AdtLsClient>"
 )]
-pub fn create_adt_ls(env: Env, opts: Unknown) -> Result<Settling<ClientObject>> {
+pub fn create_adt_ls(env: Env, opts: Unknown) -> Result<Settling<Raw>> {
     let opts = Some(opts);
     let options = match client_options(&env, opts) {
         Ok(o) => o,
-        Err(e) => {
-            return coded(&env, async move { Err::<Client, _>(e) }, |_, c| {
-                Ok(ClientObject(c))
-            })
-        }
+        Err(e) => return coded(&env, async move { Err::<Client, _>(e) }, client_object),
     };
-    coded(&env, Client::create(options), |_, client| {
-        Ok(ClientObject(client))
-    })
+    coded(&env, Client::create(options), client_object)
 }
 
 /// The client handed to JS: converted into the namespace object on the JS thread.
-pub struct ClientObject(Client);
-
-impl ToNapiValue for ClientObject {
-    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
-        let env = Env::from_raw(env);
-        build(&env, val.0).map(|o| o.raw())
-    }
+fn client_object(env: &Env, client: Client) -> Result<Raw> {
+    build(env, client).map(|o| Raw(o.raw()))
 }
 
 fn build(env: &Env, client: Client) -> Result<Object<'_>> {
@@ -206,7 +195,7 @@ fn method_fn<'env>(
             opts,
             method,
             move || super::progress::run(progress, || client.call_holding(method, args, held)),
-            move |_, value| Ok(MethodResult { method, value }),
+            move |env, value| method_result(env, method, value).map(Raw),
         )
         .map(Settling::typed)
     })
@@ -214,19 +203,16 @@ fn method_fn<'env>(
 
 /// A client method's result for JS: JSON through JSON.parse, except the semantic tokens,
 /// whose objects are built around shared legend strings ([`crate::js::runtime::semantic_tokens`]).
-struct MethodResult {
+fn method_result(
+    env: &Env,
     method: &'static str,
     value: Option<Value>,
-}
-
-impl ToNapiValue for MethodResult {
-    unsafe fn to_napi_value(env: napi::sys::napi_env, val: Self) -> Result<napi::sys::napi_value> {
-        match val.value {
-            Some(v) if val.method == SEMANTIC_TOKENS_METHOD => {
-                crate::js::runtime::semantic_tokens::navigation_result(&Env::from_raw(env), &v)
-            }
-            value => unsafe { Json::to_napi_value(env, Json(value)) },
+) -> Result<napi::sys::napi_value> {
+    match value {
+        Some(v) if method == SEMANTIC_TOKENS_METHOD => {
+            crate::js::runtime::semantic_tokens::navigation_result(env, &v)
         }
+        value => values::json_value(env, value),
     }
 }
 

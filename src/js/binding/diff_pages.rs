@@ -8,8 +8,9 @@ use crate::client::{Client, DiffPaging};
 use crate::js::runtime::cancel::{self, HeldCallOptions};
 use crate::js::runtime::checked;
 use crate::js::runtime::errors::{coded, js_error};
+use crate::js::runtime::properties;
 use crate::js::runtime::settle::Settling;
-use crate::js::runtime::values::Json;
+use crate::js::runtime::values::{Json, Raw};
 use crate::kernel::error::{codes, Error as EngineError};
 use napi::bindgen_prelude::*;
 use napi::{sys, JsValue};
@@ -58,24 +59,15 @@ impl Drop for PageGuard {
 }
 
 /// The `diffPages` function of the client's `transport` namespace.
-pub fn function(env: &Env, client: Client) -> Result<Function<'_, Unknown<'_>, IteratorObject>> {
+pub fn function(env: &Env, client: Client) -> Result<Function<'_, Unknown<'_>, Raw>> {
     env.create_function_from_closure("diffPages", move |ctx| {
         let number = ctx.get::<Unknown>(0).ok();
         let opts = (ctx.length() > 1)
             .then(|| ctx.get::<Unknown>(1).ok())
             .flatten();
-        Ok(IteratorObject(client.clone(), start(ctx.env, number, opts)))
+        let it = start(ctx.env, number, opts);
+        iterator(ctx.env, client.clone(), it).map(|o| Raw(o.raw()))
     })
-}
-
-/// The iterator handed to JS: built into its object on the JS thread.
-pub struct IteratorObject(Client, Iteration);
-
-impl ToNapiValue for IteratorObject {
-    unsafe fn to_napi_value(env: sys::napi_env, val: Self) -> Result<sys::napi_value> {
-        let env = Env::from_raw(env);
-        iterator(&env, val.0, val.1).map(|o| o.raw())
-    }
 }
 
 /// The iteration for the caller's arguments (an argument error is kept for `next()`).
@@ -211,22 +203,7 @@ fn done(env: &Env) -> Result<Settling<Json>> {
 
 /// `obj[Symbol.asyncIterator] = f` (non-enumerable).
 fn define_async_iterator(env: &Env, obj: &Object, f: sys::napi_value) -> Result<()> {
-    let symbol = env.get_global()?.get_named_property::<Unknown>("Symbol")?;
-    let symbol = unsafe { Object::from_napi_value(env.raw(), symbol.raw())? };
-    let key = symbol.get_named_property::<Unknown>("asyncIterator")?;
-    let descriptor = sys::napi_property_descriptor {
-        utf8name: std::ptr::null(),
-        name: key.raw(),
-        method: None,
-        getter: None,
-        setter: None,
-        value: f,
-        attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
-        data: std::ptr::null_mut(),
-    };
-    let status = unsafe { sys::napi_define_properties(env.raw(), obj.raw(), 1, &descriptor) };
-    if status != sys::Status::napi_ok {
-        return Err(Error::from_reason("could not define Symbol.asyncIterator"));
-    }
-    Ok(())
+    let key = properties::well_known_symbol(env, "asyncIterator")?;
+    properties::define_hidden(env, obj, &key, f)
+        .map_err(|_| Error::from_reason("could not define Symbol.asyncIterator"))
 }

@@ -5,7 +5,7 @@ use crate::discovery::version;
 use crate::discovery::{self, DiscoverOptions};
 use crate::js::runtime::checked;
 use crate::js::runtime::errors::throw;
-use crate::js::runtime::values::{Json, OrUndefined, Raw};
+use crate::js::runtime::values::{self, Json, OrUndefined, Raw};
 use crate::kernel::arg_error::{self, Received};
 use crate::kernel::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::lsp::text::{self, Legend, TextEdit};
@@ -240,7 +240,7 @@ pub fn apply_text_edits(env: Env, text: Unknown, edits: Unknown) -> Result<Utf16
     let text = Some(text);
     let edits = Some(edits);
     let text = match text.filter(|t| matches!(t.get_type(), Ok(ValueType::String))) {
-        Some(t) => unsafe { Utf16String::from_napi_value(env.raw(), t.raw())? },
+        Some(t) => values::utf16_string(&env, &t)?,
         None => {
             let got = checked::received(&env, text.as_ref());
             return throw(&env, arg_error::type_error("text", "a string", &got));

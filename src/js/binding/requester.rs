@@ -5,6 +5,7 @@
 use super::driver::AdtLsDriver;
 use crate::js::runtime::callback::JsCallback;
 use crate::js::runtime::checked;
+use crate::js::runtime::values;
 use crate::kernel::error::{Error as EngineError, Result as EngineResult};
 use crate::kernel::future::BoxFuture;
 use crate::lsp::LspRequester;
@@ -34,9 +35,7 @@ pub fn from_js(env: &Env, value: Option<Unknown>) -> EngineResult<Arc<dyn LspReq
     let internal = |e: napi::Error| EngineError::new(e.reason.clone());
     if let Some(v) = value.as_ref() {
         if AdtLsDriver::instance_of(env, v).unwrap_or(false) {
-            let instance =
-                unsafe { ClassInstance::<AdtLsDriver>::from_napi_value(env.raw(), v.raw()) }
-                    .map_err(internal)?;
+            let instance = values::class_instance::<AdtLsDriver>(env, v).map_err(internal)?;
             return Ok(Arc::new(instance.engine().clone()));
         }
     }

@@ -12,8 +12,8 @@ use crate::js::runtime::callback::JsCallback;
 use crate::js::runtime::checked;
 use crate::js::runtime::errors::{coded, throw};
 use crate::js::runtime::settle::Settling;
-use crate::js::runtime::values::Json;
-use crate::js::runtime::{call, json};
+use crate::js::runtime::values::{self, Json};
+use crate::js::runtime::{call, json, properties};
 use crate::kernel::arg_error;
 use crate::kernel::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::kernel::future::BoxFuture;
@@ -28,7 +28,7 @@ use std::sync::Arc;
 const PAYLOAD_SYMBOL: &str = "adt-ls-native.strategy";
 
 fn payload_key(env: &Env) -> Result<sys::napi_value> {
-    unsafe { Symbol::to_napi_value(env.raw(), Symbol::for_desc(PAYLOAD_SYMBOL)) }
+    properties::symbol_for(env, PAYLOAD_SYMBOL)
 }
 
 /// Throw an argument error from a factory (they are synchronous helpers).
@@ -108,7 +108,7 @@ pub fn bearer<'env>(
     } else {
         let got = checked::received(env, token.as_ref());
         let t = match token.filter(|t| matches!(t.get_type(), Ok(ValueType::String))) {
-            Some(t) => unsafe { String::from_napi_value(env.raw(), t.raw())? },
+            Some(t) => values::string(env, &t)?,
             None => {
                 let e = arg_error::secret_type_error("token", "a string or a function", &got);
                 return throw(env, e);
@@ -336,21 +336,15 @@ fn strategy_object<'env>(
     })?;
     obj.set_named_property("register", register)?;
     let key = payload_key(env)?;
-    let external = unsafe { External::to_napi_value(env.raw(), External::new(strategy))? };
-    check_status!(unsafe { sys::napi_set_property(env.raw(), obj.raw(), key, external) })?;
+    let external = values::external(env, strategy)?;
+    properties::set(env, &obj, key, external)?;
     Ok(obj)
 }
 
 fn payload(env: &Env, obj: &Object) -> Option<Arc<Strategy>> {
     let key = payload_key(env).ok()?;
-    let mut raw = std::ptr::null_mut();
-    let status = unsafe { sys::napi_get_property(env.raw(), obj.raw(), key, &mut raw) };
-    if status != sys::Status::napi_ok {
-        return None;
-    }
-    let external: &External<Arc<Strategy>> =
-        unsafe { <&External<Arc<Strategy>>>::from_napi_value(env.raw(), raw).ok()? };
-    Some(Arc::clone(external))
+    let raw = properties::get(env, obj, key)?;
+    values::external_clone::<Arc<Strategy>>(env, raw)
 }
 
 /// `strategy.register(driver, ctx)` called from JS: natively on our driver, otherwise through
@@ -370,8 +364,7 @@ fn register_on(
     };
     let handlers = strategy.builtin_handlers(&ctx);
     if AdtLsDriver::instance_of(env, &target)? {
-        let driver =
-            unsafe { ClassInstance::<AdtLsDriver>::from_napi_value(env.raw(), target.raw())? };
+        let driver = values::class_instance::<AdtLsDriver>(env, &target)?;
         for (method, handler) in handlers {
             driver.engine().set_request_handler(method, handler);
         }
@@ -381,7 +374,7 @@ fn register_on(
     let set: Unknown = registrar.get_named_property("setRequestHandler")?;
     for (method, handler) in handlers {
         let f = handler_function(env, handler)?;
-        let method = unsafe { String::to_napi_value(env.raw(), method.to_string())? };
+        let method = env.create_string(method)?.raw();
         call::call(env, registrar.raw(), set.raw(), &[method, f.raw()])?;
     }
     Ok(())

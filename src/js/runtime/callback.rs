@@ -64,6 +64,10 @@ impl JsCallback {
     /// Wrap `func` (must be called on the JS thread).
     pub fn new(env: &Env, func: Function<Unknown, Unknown>) -> Result<Arc<JsCallback>> {
         // A lifetime-free reference: the call itself goes through raw N-API below.
+        // SAFETY: `env` is the env of the current call on the JS thread and `func` a function of
+        // its scope; the `FunctionRef` made holds a strong reference to it, moved into the
+        // threadsafe function's callback, which runs and is dropped on this JS thread (napi-rs
+        // routes a drop elsewhere back to it).
         let target: FunctionRef<(), ()> =
             unsafe { FunctionRef::from_napi_value(env.raw(), func.raw())? };
         let noop = env.create_function_from_closure::<(), (), _>("adtLsCallback", |_| Ok(()))?;

@@ -68,6 +68,9 @@ pub fn install(env: &Env, async_stack_traces: bool) -> Result<()> {
     let error_ctor: Object = global.get_named_property_unchecked("Error")?;
     let capture: Unknown = error_ctor.get_named_property("captureStackTrace")?;
     let mut raise = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread (module init); the name is a
+    // NUL-terminated static string of 5 bytes; `raise_callback` has the signature Node-API calls;
+    // `raise` is a local.
     check_status!(unsafe {
         sys::napi_create_function(
             env.raw(),
@@ -107,6 +110,9 @@ pub fn awaitable(env: &Env, promise: sys::napi_value) -> sys::napi_value {
     };
     let args = [super::call::undefined(env), raise];
     let mut chained = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread; `promise`, `then` and `raise`
+    // are handles of its scope (`then` and `raise` just read from their references); `args` holds 2
+    // values that outlive the call; `chained` is a local.
     let status = unsafe {
         sys::napi_call_function(env.raw(), promise, then, 2, args.as_ptr(), &mut chained)
     };
@@ -119,6 +125,9 @@ pub fn awaitable(env: &Env, promise: sys::napi_value) -> sys::napi_value {
 
 /// `raise(reason)`: re-capture a library error's stack in the reaction that runs it (other
 /// values keep theirs), then rethrow it so the chained promise rejects with it.
+// SAFETY: Node-API calls this (registered by `install` with napi_create_function) on the JS thread
+// with the env and callback info of the current call; `argv` has room for the one argument asked
+// for, and every handle used is of this call's scope.
 unsafe extern "C" fn raise_callback(
     env: sys::napi_env,
     info: sys::napi_callback_info,
@@ -153,6 +162,9 @@ fn capture_cached(env: &Env, target: sys::napi_value) -> bool {
     };
     let mut result = ptr::null_mut();
     let undefined = super::call::undefined(env);
+    // SAFETY: `env` is the env of the current call on the JS thread; `undefined`, `capture`
+    // (just read from its reference) and `target` are handles of its scope; one argument is
+    // passed by reference to `target`, alive for the call; `result` is a local.
     let status =
         unsafe { sys::napi_call_function(env.raw(), undefined, capture, 1, &target, &mut result) };
     if status != sys::Status::napi_ok {
@@ -164,6 +176,8 @@ fn capture_cached(env: &Env, target: sys::napi_value) -> bool {
 
 fn clear_exception(env: &Env) {
     let mut pending = false;
+    // SAFETY: `env` is the env of the current call on the JS thread; `pending` and `exception` are
+    // locals the calls write.
     unsafe {
         if sys::napi_is_exception_pending(env.raw(), &mut pending) == sys::Status::napi_ok
             && pending
@@ -213,6 +227,8 @@ impl CallerStack {
     /// The captured `    at …` lines, formatted now; `None` where none were captured.
     pub fn frames(&self, env: &Env) -> Option<String> {
         let probe = self.0.as_ref()?.value(env)?;
+        // SAFETY: `probe` is the `Error` kept by the strong reference, just read on this JS
+        // thread's env, so it is live in this scope; the `Object` is used only in this call.
         let probe = unsafe { Object::from_napi_value(env.raw(), probe) }.ok()?;
         let stack: String = probe.get_named_property::<String>("stack").ok()?;
         frames_of(&stack)

@@ -137,6 +137,8 @@ fn is_abort_signal(env: &Env, value: &Unknown) -> bool {
         return false;
     };
     let mut result = false;
+    // SAFETY: `env` is the env of the current call on the JS thread; `value` and `ctor` are handles
+    // of its scope (the argument, and `AbortSignal` read just above); `result` is a local.
     let status = unsafe { sys::napi_instanceof(env.raw(), value.raw(), ctor.raw(), &mut result) };
     status == sys::Status::napi_ok && result
 }
@@ -225,6 +227,9 @@ where
         // The caller's frames are formatted only for a rejection.
         let settled = match ending {
             Ending::Done(Ok(value)) => {
+                // SAFETY: this runs in the settlement on the JS thread: `env` is the env
+                // `settle_one` passes to `finish`, inside the handle scope it opened, which the
+                // returned value belongs to.
                 map(env, value).and_then(|v| unsafe { R::to_napi_value(env.raw(), v) })
             }
             Ending::Done(Err(e)) => Err(js_error_at(env, &e, caller.frames(env).as_deref())),
@@ -340,6 +345,8 @@ fn event_listener_call(
 ) -> Result<()> {
     let obj = Object::from_raw(env.raw(), signal);
     let f = obj.get_named_property::<Unknown>(method)?;
+    // SAFETY: `env` is the env of the current call on the JS thread; the string made is a handle of
+    // its scope.
     let kind = unsafe { String::to_napi_value(env.raw(), "abort".to_string())? };
     call::call(env, signal, f.raw(), &[kind, listener]).map(|_| ())
 }
@@ -352,6 +359,8 @@ fn abort_error(env: &Env, reason: Option<sys::napi_value>, frames: Option<&str>)
     if let Ok(mut obj) = value.coerce_to_object() {
         let _ = obj.set_named_property("name", "AbortError");
         if let Some(reason) = reason {
+            // SAFETY: `reason` was read from the signal (`reason_of`) in this same settlement scope
+            // on `env`, so it is a live handle.
             let reason = unsafe { Unknown::from_raw_unchecked(env.raw(), reason) };
             let _ = obj.set_named_property("cause", reason);
         }

@@ -22,14 +22,20 @@ pub fn received(env: &Env, value: Option<&Unknown>) -> Received {
         ValueType::Null => Received::Null,
         ValueType::Boolean => {
             let (e, v) = raw(env);
+            // SAFETY: `e` is the live env of the current call on the JS thread and `v` a boolean
+            // (its type read above) of its scope.
             Received::Bool(unsafe { bool::from_napi_value(e, v) }.unwrap_or(false))
         }
         ValueType::Number => {
             let (e, v) = raw(env);
+            // SAFETY: `e` is the live env of the current call on the JS thread and `v` a number
+            // (its type read above) of its scope.
             Received::Number(unsafe { f64::from_napi_value(e, v) }.unwrap_or(f64::NAN))
         }
         ValueType::String => {
             let (e, v) = raw(env);
+            // SAFETY: `e` is the live env of the current call on the JS thread and `v` a string
+            // (its type read above) of its scope; it is copied out.
             Received::Str(unsafe { String::from_napi_value(e, v) }.unwrap_or_default())
         }
         ValueType::BigInt => Received::BigInt,
@@ -81,6 +87,8 @@ pub fn opt_string(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult
     if !is(&v, ValueType::String) {
         return Err(wrong(env, Some(&v), path, "a string"));
     }
+    // SAFETY: `env` is the env of the current call on the JS thread and `v` a string (checked
+    // above) of its scope; it is copied out.
     unsafe { String::from_napi_value(env.raw(), v.raw()) }
         .map(Some)
         .map_err(|_| wrong(env, Some(&v), path, "a string"))
@@ -92,6 +100,8 @@ pub fn secret(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Str
     let Some(v) = given(value).filter(|v| is(v, ValueType::String)) else {
         return Err(bad());
     };
+    // SAFETY: `env` is the env of the current call on the JS thread and `v` a string (filtered
+    // above) of its scope; it is copied out.
     unsafe { String::from_napi_value(env.raw(), v.raw()) }.map_err(|_| bad())
 }
 
@@ -103,6 +113,8 @@ pub fn opt_bool(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<O
     if !is(&v, ValueType::Boolean) {
         return Err(wrong(env, Some(&v), path, "a boolean"));
     }
+    // SAFETY: `env` is the env of the current call on the JS thread and `v` a boolean (checked
+    // above) of its scope.
     unsafe { bool::from_napi_value(env.raw(), v.raw()) }
         .map(Some)
         .map_err(|_| wrong(env, Some(&v), path, "a boolean"))
@@ -116,6 +128,8 @@ pub fn opt_number(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult
     if !is(&v, ValueType::Number) {
         return Err(wrong(env, Some(&v), path, "a number"));
     }
+    // SAFETY: `env` is the env of the current call on the JS thread and `v` a number (checked
+    // above) of its scope.
     unsafe { f64::from_napi_value(env.raw(), v.raw()) }
         .map(Some)
         .map_err(|_| wrong(env, Some(&v), path, "a number"))
@@ -214,6 +228,8 @@ pub fn opt_function<'e>(
     if !is(&v, ValueType::Function) {
         return Err(wrong(env, Some(&v), path, "a function"));
     }
+    // SAFETY: `env` is the env of the current call on the JS thread and `v` a function (checked
+    // above) of its scope; the `Function` keeps the argument's lifetime `'e`.
     unsafe { Function::from_napi_value(env.raw(), v.raw()) }
         .map(Some)
         .map_err(|_| wrong(env, Some(&v), path, "a function"))
@@ -238,9 +254,15 @@ pub fn opt_bytes(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<
     }
     let expected = "a string, Buffer or Uint8Array";
     if v.is_buffer().unwrap_or(false) || v.is_typedarray().unwrap_or(false) {
+        // SAFETY: `env` is the env of the current call on the JS thread and `v` a buffer or typed
+        // array (checked above) of its scope; napi-rs checks the kind again, and the bytes are
+        // copied out.
         if let Ok(b) = unsafe { Uint8Array::from_napi_value(env.raw(), v.raw()) } {
             return Ok(Some(b.to_vec()));
         }
+        // SAFETY: `env` is the env of the current call on the JS thread and `v` a buffer or typed
+        // array (checked above) of its scope; napi-rs checks the kind again, and the bytes are
+        // copied out.
         if let Ok(b) = unsafe { Buffer::from_napi_value(env.raw(), v.raw()) } {
             return Ok(Some(b.to_vec()));
         }

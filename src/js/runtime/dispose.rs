@@ -14,6 +14,9 @@ fn async_dispose_symbol(env: &Env) -> Option<sys::napi_value> {
         .and_then(|g| g.get_named_property::<Unknown>("Symbol"))
         .ok()?;
     // `Symbol` is a function; read its properties through the object view of it.
+    // SAFETY: `env` is the env of the current call on the JS thread and `symbol_ctor` the global
+    // `Symbol`, read in its scope; the `Object` only wraps the handle for property reads (Node-API
+    // checks the type on each), within this call.
     let symbol_ctor = unsafe { Object::from_napi_value(env.raw(), symbol_ctor.raw()) }.ok()?;
     let symbol = symbol_ctor
         .get_named_property::<Unknown>("asyncDispose")
@@ -36,6 +39,9 @@ fn define(env: &Env, target: sys::napi_value, value: sys::napi_value) -> Result<
         attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
         data: std::ptr::null_mut(),
     };
+    // SAFETY: `env` is the env of the current call on the JS thread; `target`, `key` and `value`
+    // are handles of its scope; `descriptor` is one valid descriptor (no name string, no callbacks)
+    // that outlives the call.
     let status = unsafe { sys::napi_define_properties(env.raw(), target, 1, &descriptor) };
     if status != sys::Status::napi_ok {
         return Err(Error::from_reason("could not define Symbol.asyncDispose"));
@@ -57,6 +63,9 @@ pub fn install_on_class(
 ) -> Result<()> {
     let ctor = exports.get_named_property::<Unknown>(class)?;
     // A class is a function; read its `prototype` through the object view of it.
+    // SAFETY: `env` is the env of the current call on the JS thread (module init) and `ctor` the
+    // exported class, read in its scope; the `Object` only wraps the handle for the `prototype`
+    // read (Node-API checks the type).
     let ctor = unsafe { Object::from_napi_value(env.raw(), ctor.raw())? };
     let prototype = ctor.get_named_property::<Object>("prototype")?;
     let forward =
@@ -70,6 +79,8 @@ pub fn install_on_class(
                 ));
             }
             let result = call::call(ctx.env, this.raw(), target.raw(), &[])?;
+            // SAFETY: `result` is the value `this[method]()` returned in this callback's scope on
+            // `ctx.env`; it is only retyped for the return.
             Ok(unsafe { Unknown::from_raw_unchecked(ctx.env.raw(), result.raw()) })
         })?;
     define(env, prototype.raw(), forward.raw())

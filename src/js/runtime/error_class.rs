@@ -39,6 +39,9 @@ pub fn install(env: &Env, exports: &Object) -> Result<()> {
     set_proto.call((proto, error_proto).into())?;
     set_proto.call((class, error_ctor).into())?;
     install_has_instance(env, &global, class, proto)?;
+    // SAFETY: `env` is the env of the current call on the JS thread (module init) and `proto` is
+    // `AdtLsError.prototype`, read in its scope; the strong reference made keeps it alive in
+    // `PROTO` for the thread's lifetime.
     let reference = unsafe { ObjectRef::<false>::from_napi_value(env.raw(), proto.raw())? };
     PROTO.with(|slot| slot.replace(Some(reference)));
     Ok(())
@@ -48,6 +51,8 @@ pub fn install(env: &Env, exports: &Object) -> Result<()> {
 const BRAND: &str = "adt-ls-native.error";
 
 fn brand_key(env: &Env) -> Result<napi::sys::napi_value> {
+    // SAFETY: `env` is the env of the current call on the JS thread; the symbol made is a handle of
+    // its scope.
     unsafe { Symbol::to_napi_value(env.raw(), Symbol::for_desc(BRAND)) }
 }
 
@@ -58,6 +63,9 @@ fn install_has_instance(
     class: Object,
     proto: Object,
 ) -> Result<()> {
+    // SAFETY: `env` is the env of the current call on the JS thread (module init) and `proto` a
+    // handle of its scope; the strong reference made moves into the closure, which reads it only on
+    // this JS thread.
     let proto_ref = unsafe { ObjectRef::<false>::from_napi_value(env.raw(), proto.raw())? };
     let check = env.create_function_from_closure::<Unknown, bool, _>("[Symbol.hasInstance]", {
         move |ctx| {
@@ -75,6 +83,8 @@ fn install_has_instance(
             }
             let key = brand_key(env)?;
             let mut branded = false;
+            // SAFETY: `env` is the env of this `hasInstance` call; `obj` (the argument) and `key`
+            // (the brand symbol just made) are handles of its scope; `branded` is a local.
             check_status!(unsafe {
                 napi::sys::napi_has_property(env.raw(), obj.raw(), key, &mut branded)
             })?;
@@ -101,13 +111,17 @@ fn inherits_from(env: &Env, obj: &Object, proto: &Object) -> Result<bool> {
     let mut current = obj.raw();
     for _ in 0..64 {
         let mut next = std::ptr::null_mut();
+        // SAFETY: `env` is the env of the current call on the JS thread; `current` is `obj` or a
+        // prototype read in an earlier iteration, handles of its scope; `next` is a local.
         check_status!(unsafe { napi::sys::napi_get_prototype(env.raw(), current, &mut next) })?;
         let mut kind = 0;
+        // SAFETY: `next` was just written by napi_get_prototype in this scope; `kind` is a local.
         check_status!(unsafe { napi::sys::napi_typeof(env.raw(), next, &mut kind) })?;
         if kind != napi::sys::ValueType::napi_object {
             return Ok(false);
         }
         let mut same = false;
+        // SAFETY: `next` and `proto` are handles of the current scope; `same` is a local.
         check_status!(unsafe {
             napi::sys::napi_strict_equals(env.raw(), next, proto.raw(), &mut same)
         })?;
@@ -122,6 +136,8 @@ fn inherits_from(env: &Env, obj: &Object, proto: &Object) -> Result<bool> {
 /// Mark `error` as a library error (see the module doc).
 pub fn brand(env: &Env, error: &Object) -> Result<()> {
     let key = brand_key(env)?;
+    // SAFETY: `env` is the env of the current call on the JS thread; the boolean made is a handle
+    // of its scope.
     let value = unsafe { bool::to_napi_value(env.raw(), true)? };
     let descriptor = napi::sys::napi_property_descriptor {
         utf8name: std::ptr::null(),
@@ -133,6 +149,9 @@ pub fn brand(env: &Env, error: &Object) -> Result<()> {
         attributes: napi::sys::PropertyAttributes::default,
         data: std::ptr::null_mut(),
     };
+    // SAFETY: `env` is the env of the current call on the JS thread; `error` and the descriptor's
+    // `key` and `value` are handles of its scope; `descriptor` is one valid descriptor (no name
+    // string, no callbacks) that outlives the call.
     check_status!(unsafe {
         napi::sys::napi_define_properties(env.raw(), error.raw(), 1, &descriptor)
     })
@@ -157,6 +176,8 @@ pub fn adopt(env: &Env, error: Object) -> Result<()> {
 /// True for an object carrying the library's brand (an error this library created).
 pub fn is_library_error(env: &Env, value: napi::sys::napi_value) -> bool {
     let mut kind = 0;
+    // SAFETY: `env` is the env of the current call on the JS thread and `value` a handle the caller
+    // holds in its scope (a rejection reason or a thrown value); `kind` is a local.
     if unsafe { napi::sys::napi_typeof(env.raw(), value, &mut kind) } != napi::sys::Status::napi_ok
         || kind != napi::sys::ValueType::napi_object
     {
@@ -166,6 +187,8 @@ pub fn is_library_error(env: &Env, value: napi::sys::napi_value) -> bool {
         return false;
     };
     let mut branded = false;
+    // SAFETY: `value` is an object (checked above) and `key` the brand symbol, both handles of the
+    // current scope; `branded` is a local.
     let status = unsafe { napi::sys::napi_has_own_property(env.raw(), value, key, &mut branded) };
     status == napi::sys::Status::napi_ok && branded
 }

@@ -114,6 +114,9 @@ where
     let caller = CallerStack::capture(env);
     let (promise, completer) = settle::deferred(env, move |env, outcome| {
         let settled = match outcome {
+            // SAFETY: this runs in the settlement on the JS thread: `env` is the env `settle_one`
+            // passes to `finish`, inside the handle scope it opened, which the returned value
+            // belongs to.
             Ok(value) => map(env, value).and_then(|v| unsafe { R::to_napi_value(env.raw(), v) }),
             Err(e) => Err(js_error_at(env, &e, caller.frames(env).as_deref())),
         };

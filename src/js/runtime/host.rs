@@ -33,6 +33,9 @@ pub fn capture(env: &Env) -> HostEnv {
     }
     if let Ok(cwd_fn) = process.get_named_property::<Unknown>("cwd") {
         if let Ok(cwd) = call::call(env, process.raw(), cwd_fn.raw(), &[]) {
+            // SAFETY: `env` is the env of the current call on the JS thread and `cwd` the result of
+            // `process.cwd()` just called in its scope; a value that is not a string fails the
+            // conversion (no cast).
             if let Ok(s) = unsafe { String::from_napi_value(env.raw(), cwd.raw()) } {
                 host.cwd = Some(PathBuf::from(s));
             }
@@ -46,6 +49,8 @@ pub fn capture(env: &Env) -> HostEnv {
 pub fn on_exit(env: &Env, hook: fn()) -> Result<()> {
     let process = env.get_global()?.get_named_property::<Object>("process")?;
     let on = process.get_named_property::<Unknown>("on")?;
+    // SAFETY: `env` is the env of the current call on the JS thread; the string made is a handle of
+    // its scope.
     let event = unsafe { String::to_napi_value(env.raw(), "exit".to_string())? };
     let listener = env.create_function_from_closure::<(), (), _>("adtLsNativeExit", move |_| {
         hook();

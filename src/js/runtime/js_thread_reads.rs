@@ -155,6 +155,8 @@ fn open_reader(
 ) -> std::result::Result<(), Box<Fallback>> {
     let raw = env.raw();
     let mut event_loop: *mut sys::uv_loop_s = ptr::null_mut();
+    // SAFETY: `raw` is the env of the current call on the JS thread (the attach callback);
+    // `event_loop` is a local the call writes.
     if unsafe { sys::napi_get_uv_event_loop(raw, &mut event_loop) } != sys::Status::napi_ok
         || event_loop.is_null()
     {
@@ -214,6 +216,9 @@ fn async_context(env: &Env) -> Option<(sys::napi_async_context, sys::napi_ref)> 
     let mut context = ptr::null_mut();
     let mut resource = ptr::null_mut();
     let label = "adtLsRead";
+    // SAFETY: `raw` is the env of the current call on the JS thread; each call writes a local;
+    // `label` outlives the call that copies it; when the reference fails, the async context made is
+    // destroyed before returning.
     unsafe {
         if sys::napi_create_object(raw, &mut object) != sys::Status::napi_ok
             || sys::napi_create_string_utf8(
@@ -235,6 +240,9 @@ fn async_context(env: &Env) -> Option<(sys::napi_async_context, sys::napi_ref)> 
 }
 
 fn release_context(env: sys::napi_env, context: sys::napi_async_context, resource: sys::napi_ref) {
+    // SAFETY: called on the JS thread with the env, async context and reference `async_context`
+    // made for one reader, once per reader (by `finish`, or by `open_reader` when the handle was
+    // refused).
     unsafe {
         sys::napi_async_destroy(env, context);
         sys::napi_delete_reference(env, resource);
@@ -242,6 +250,9 @@ fn release_context(env: sys::napi_env, context: sys::napi_async_context, resourc
 }
 
 /// libuv: the socket is readable (or broke).
+// SAFETY: libuv calls this on the JS thread's loop, only for a handle `open_reader` opened, with
+// the handle's data its `Reader` (null after `finish`); the reader's env is that thread's env, live
+// while its loop runs callbacks.
 unsafe extern "C" fn on_readable(handle: *mut UvPoll, status: c_int, _events: c_int) {
     let reader = uv_poll::data(handle) as *mut Reader;
     if reader.is_null() {
@@ -275,6 +286,8 @@ unsafe extern "C" fn on_readable(handle: *mut UvPoll, status: c_int, _events: c_
 
 /// Stop polling while the backlog is still full after settling in place; whoever frees room
 /// asks the JS thread to start again.
+// SAFETY: called from `on_readable` with its handle, still open (it was not `finish`ed), and that
+// handle's reader, as `uv_poll::pause` requires.
 unsafe fn pause_while_full(handle: *mut UvPoll, reader: &mut Reader) {
     let Some(feeder) = reader.feeder.as_ref() else {
         return;
@@ -296,6 +309,8 @@ fn resume_reading(id: u64) {
         open.borrow().iter().copied().find(|h| {
             // SAFETY: handles in OPEN are live, with a reader (or null) as data.
             let reader = unsafe { uv_poll::data(*h) } as *const Reader;
+            // SAFETY: non-null, so the reader of a handle in OPEN, not freed yet (`finish` takes a
+            // handle out of OPEN before it frees the reader).
             !reader.is_null() && unsafe { &*reader }.id == id
         })
     });
@@ -355,6 +370,9 @@ fn read_and_feed(reader: &mut Reader, status: c_int) -> (bool, bool) {
 /// Settle what completed during this callback and run the promise continuations (closing
 /// the outermost callback scope runs the microtask queue). Without a scope, the settle
 /// pump is woken instead.
+// SAFETY: called from `on_readable` on the JS thread with its reader's env, async context and
+// resource reference (made by `async_context`, not released yet); the handle scope and the callback
+// scope opened here are closed before returning, in reverse order.
 unsafe fn settle_in_place(
     env: sys::napi_env,
     context: sys::napi_async_context,
@@ -381,6 +399,9 @@ unsafe fn settle_in_place(
 }
 
 /// Stop and close `handle` and free its reader (JS thread).
+// SAFETY: callers pass a handle of OPEN (open, with its reader or null as data); it leaves OPEN and
+// loses its data before it is closed, once; the reader is freed once, here, so neither a later
+// callback nor a lookup in OPEN can reach it.
 unsafe fn finish(handle: *mut UvPoll) {
     OPEN.with(|open| open.borrow_mut().retain(|h| *h != handle));
     let reader = uv_poll::data(handle) as *mut Reader;
@@ -406,6 +427,7 @@ pub fn close_ended() {
                 // SAFETY: handles in OPEN are live, with a reader as data.
                 let reader = unsafe { uv_poll::data(*h) } as *const Reader;
                 reader.is_null()
+                    // SAFETY: non-null, so the reader of a handle in OPEN, not freed yet.
                     || unsafe { &*reader }
                         .feeder
                         .as_ref()

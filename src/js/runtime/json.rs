@@ -79,6 +79,8 @@ pub fn stringify(env: &Env, value: Unknown) -> Result<Option<String>> {
     let (json, stringify) = json_fn(env, |f| &f.stringify)?;
     let out = call::call(env, json, stringify, &[value.raw()])?;
     match out.get_type()? {
+        // SAFETY: `out` is a string (checked above), JSON.stringify's result in this scope on
+        // `env`; it is copied out.
         ValueType::String => Ok(Some(unsafe {
             String::from_napi_value(env.raw(), out.raw())?
         })),
@@ -96,6 +98,8 @@ pub fn text_from_js(env: &Env, value: Unknown) -> Result<Option<RawJson>> {
     let out = call::call(env, json, stringify, &[value.raw()])?;
     match out.get_type()? {
         ValueType::String => {
+            // SAFETY: `out` is a string (checked above), JSON.stringify's result in this scope on
+            // `env`; it is copied out.
             let text: String = unsafe { String::from_napi_value(env.raw(), out.raw())? };
             RawValue::from_string(text)
                 .map(Some)
@@ -118,6 +122,9 @@ pub fn text_to_js<'env>(env: &'env Env, text: &str) -> Result<Unknown<'env>> {
 pub(crate) fn js_string(env: &Env, text: &str) -> Result<napi::sys::napi_value> {
     let mut value = std::ptr::null_mut();
     let (ptr, len) = (text.as_ptr().cast(), text.len());
+    // SAFETY: `env` is the env of the current call on the JS thread; `ptr` and `len` are the bytes
+    // of `text`, alive across the call, which copies them (ASCII text is valid Latin-1, any `&str`
+    // valid UTF-8); `value` is a local.
     let status = unsafe {
         if text.is_ascii() {
             napi::sys::napi_create_string_latin1(env.raw(), ptr, len as isize, &mut value)

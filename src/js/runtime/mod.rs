@@ -1,7 +1,8 @@
 //! The JS-thread runtime under the binding: promise settlement and the outbox, JS-thread reads
 //! over libuv, references and callbacks held from Rust, caller stacks, logging delivery, the
-//! error class and the module-init hook. It holds the layer's `unsafe`; each block says why it
-//! is sound in a `SAFETY:` comment.
+//! error class and the module-init hook, and the safe primitives the binding converts with
+//! (values of the current call, symbol-keyed properties). It holds the layer's `unsafe`; each
+//! block says why it is sound in a `SAFETY:` comment.
 
 pub(super) mod call;
 pub(super) mod callback;
@@ -17,10 +18,10 @@ pub(super) mod js_engine;
 #[cfg(unix)]
 pub(super) mod js_thread_reads;
 pub(super) mod json;
-pub(super) mod log_delivery;
 pub(super) mod logger;
 pub(super) mod outbox;
 pub(super) mod process_exit;
+pub(super) mod properties;
 pub(super) mod raw_ref;
 pub(super) mod semantic_tokens;
 pub(super) mod settle;

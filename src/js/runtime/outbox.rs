@@ -199,6 +199,9 @@ pub fn remove_function(env: &Env, target: u64, event: &str, func: sys::napi_valu
 
 fn same(env: &Env, a: sys::napi_value, b: sys::napi_value) -> bool {
     let mut equal = false;
+    // SAFETY: `env` is the env of the current call on the JS thread; `a` and `b` are handles of its
+    // scope (a listener's value read from its reference and the function given); `equal` is a
+    // local.
     let status = unsafe { sys::napi_strict_equals(env.raw(), a, b, &mut equal) };
     status == sys::Status::napi_ok && equal
 }

@@ -39,11 +39,15 @@ pub(crate) fn navigation_result(env: &Env, value: &Value) -> Result<sys::napi_va
     let tokens = tokens_to_js(env, &reply.names, &decoded)?;
     let legend = json::to_js(env, &reply.legend)?.raw();
     let mut out = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread; `out` is a local the call
+    // writes the new object to.
     check(unsafe { sys::napi_create_object(env.raw(), &mut out) })?;
     let props = [
         property(js_key(env, "legend")?, legend),
         property(js_key(env, "tokens")?, tokens),
     ];
+    // SAFETY: `out` was just made in this scope; `props` holds two valid descriptors (key strings
+    // and values made above in this scope, no callbacks) that outlive the call.
     check(unsafe { sys::napi_define_properties(env.raw(), out, props.len(), props.as_ptr()) })?;
     Ok(out)
 }
@@ -56,6 +60,8 @@ pub(crate) fn tokens_to_js(
 ) -> Result<sys::napi_value> {
     let shared = shared(env, legend, decoded)?;
     let mut array = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread; `array` is a local the call
+    // writes the new array to.
     check(unsafe {
         sys::napi_create_array_with_length(env.raw(), decoded.tokens.len(), &mut array)
     })?;
@@ -65,6 +71,8 @@ pub(crate) fn tokens_to_js(
             let object = token_to_js(env, &shared, decoded, token)?;
             let index = u32::try_from(batch * BATCH + i)
                 .map_err(|_| Error::from_reason("too many semantic tokens"))?;
+            // SAFETY: `array` was made before the batch's handle scope, so it is still live;
+            // `object` was made in the open batch scope.
             check(unsafe { sys::napi_set_element(env.raw(), array, index, object) })?;
         }
     }
@@ -126,8 +134,12 @@ fn token_to_js(
         .map(|i| shared.modifiers[i].ok_or_else(|| Error::from_reason("token modifier not made")))
         .collect::<Result<_>>()?;
     let mut modifiers = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread; `modifiers` is a local the
+    // call writes the new array to.
     check(unsafe { sys::napi_create_array_with_length(env.raw(), names.len(), &mut modifiers) })?;
     for (i, name) in (0u32..).zip(names) {
+        // SAFETY: `modifiers` was just made in this scope; `name` is a shared legend string made
+        // before the batch scope, still live.
         check(unsafe { sys::napi_set_element(env.raw(), modifiers, i, name) })?;
     }
     let values = [
@@ -140,7 +152,12 @@ fn token_to_js(
     let props: [sys::napi_property_descriptor; 5] =
         std::array::from_fn(|i| property(shared.keys[i], values[i]));
     let mut object = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread; `object` is a local the call
+    // writes the new object to.
     check(unsafe { sys::napi_create_object(env.raw(), &mut object) })?;
+    // SAFETY: `object` was just made; `props` holds five valid descriptors whose keys and values
+    // are live handles (the keys made before the batch scope, the values in it), with no callbacks,
+    // and outlives the call.
     check(unsafe { sys::napi_define_properties(env.raw(), object, props.len(), props.as_ptr()) })?;
     Ok(object)
 }
@@ -167,6 +184,8 @@ fn js_key(env: &Env, key: &str) -> Result<sys::napi_value> {
 /// A JS number from an engine integer (as JSON would carry it).
 fn int(env: &Env, n: i64) -> Result<sys::napi_value> {
     let mut out = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread; `out` is a local the call
+    // writes the number to.
     check(unsafe { sys::napi_create_int64(env.raw(), n, &mut out) })?;
     Ok(out)
 }
@@ -180,6 +199,9 @@ struct HandleScope<'e> {
 impl<'e> HandleScope<'e> {
     fn open(env: &'e Env) -> Result<HandleScope<'e>> {
         let mut scope = ptr::null_mut();
+        // SAFETY: `env` is the env of the current call on the JS thread; the guard closes the scope
+        // when dropped, and it lives only for one batch, so scopes close in the reverse order of
+        // opening.
         check(unsafe { sys::napi_open_handle_scope(env.raw(), &mut scope) })?;
         Ok(HandleScope { env, scope })
     }
@@ -187,6 +209,9 @@ impl<'e> HandleScope<'e> {
 
 impl Drop for HandleScope<'_> {
     fn drop(&mut self) {
+        // SAFETY: `scope` was opened by `open` on this env and is the innermost open scope; the
+        // handles made in it are not used afterwards (each token was stored into the array, which
+        // belongs to the outer scope).
         unsafe { sys::napi_close_handle_scope(self.env.raw(), self.scope) };
     }
 }

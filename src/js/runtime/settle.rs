@@ -7,7 +7,7 @@
 //! A completion posted while a peer's response is dispatched keeps that response's backlog
 //! charge until its promise settles ([`crate::bounds::backlog`]).
 
-use super::{log_delivery, outbox};
+use super::{logger, outbox};
 use crate::bounds::backlog::{self, Charge};
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -80,6 +80,8 @@ impl<T> Settling<T> {
 }
 
 impl<T> ToNapiValue for Settling<T> {
+    // SAFETY: returns the promise unchanged: `deferred` made it in the current call's scope on the
+    // JS thread, and the export returns it (or `coded`'s caller hands it on) in that same call.
     unsafe fn to_napi_value(_: sys::napi_env, val: Self) -> Result<sys::napi_value> {
         Ok(val.promise)
     }
@@ -94,6 +96,9 @@ pub fn deferred<T: Send + 'static>(
 ) -> Result<(Settling<T>, Completer<T>)> {
     let mut deferred = ptr::null_mut();
     let mut promise = ptr::null_mut();
+    // SAFETY: `env` is the env of the current call on the JS thread; `deferred` and `promise` are
+    // locals the call writes; the deferred is resolved or rejected once, by `settle_one`, on this
+    // thread.
     check(unsafe { sys::napi_create_promise(env.raw(), &mut deferred, &mut promise) })?;
     let finish: Finish = Box::new(move |env, outcome| match outcome.downcast::<T>() {
         Ok(value) => finish(env, *value),
@@ -184,6 +189,8 @@ fn register(env: &Env, deferred: sys::napi_deferred, finish: Finish) -> Result<(
         local.next_id += 1;
         local.waiting.insert(id, (deferred, finish));
         if !local.holds_loop {
+            // SAFETY: `env` is the env of the current call on the JS thread and the pump is this
+            // thread's threadsafe function, alive in `Local` (so `raw()` is a valid handle).
             check(unsafe {
                 sys::napi_ref_threadsafe_function(env.raw(), local.shared.pump.raw())
             })?;
@@ -238,7 +245,7 @@ pub fn wake_pump() {
 /// completion (JS thread: the pump's callback, or in place after [`hold_wakeups`]).
 pub fn drain(env: &Env) {
     let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
-        log_delivery::flush(env);
+        logger::flush(env);
         outbox::flush(env);
         return;
     };
@@ -248,7 +255,7 @@ pub fn drain(env: &Env) {
         Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
     };
     // Everything posted before the batch was taken is delivered before it settles.
-    log_delivery::flush(env);
+    logger::flush(env);
     outbox::flush(env);
     if batch.is_empty() {
         return;
@@ -269,6 +276,8 @@ fn release_loop_if_idle(env: &Env) {
         let mut slot = slot.borrow_mut();
         if let Some(local) = slot.as_mut() {
             if local.waiting.is_empty() && local.holds_loop {
+                // SAFETY: on the JS thread with its env (`drain`'s caller); the pump is this
+                // thread's threadsafe function, alive in `Local`.
                 unsafe { sys::napi_unref_threadsafe_function(env.raw(), local.shared.pump.raw()) };
                 local.holds_loop = false;
             }
@@ -278,17 +287,28 @@ fn release_loop_if_idle(env: &Env) {
 
 fn settle_one(env: &Env, deferred: sys::napi_deferred, finish: Finish, outcome: Outcome) {
     let mut scope = ptr::null_mut();
+    // SAFETY: this runs on the JS thread in a settlement (`drain`, from the pump's callback or a
+    // poll callback), with `env` the thread's env; the scope opened here is closed below, after the
+    // promise is settled; `scope` stays null if it failed.
     unsafe { sys::napi_open_handle_scope(env.raw(), &mut scope) };
     match finish(env, outcome) {
+        // SAFETY: `deferred` was made by `deferred` on this env and is settled only here, once (its
+        // entry was removed from `waiting`); `value` was made by `finish` in the open scope.
         Ok(value) => unsafe {
             sys::napi_resolve_deferred(env.raw(), deferred, value);
         },
         Err(error) => {
+            // SAFETY: `env` is the live env of this settlement on the JS thread; the error value
+            // made is a handle of the open scope.
             let value = unsafe { JsError::from(error).into_value(env.raw()) };
+            // SAFETY: `deferred` was made on this env and is settled only here, once (its entry was
+            // removed from `waiting`); `value` was just made.
             unsafe { sys::napi_reject_deferred(env.raw(), deferred, value) };
         }
     }
     if !scope.is_null() {
+        // SAFETY: `scope` was opened above on this env and is the innermost open scope; nothing
+        // made in it is used afterwards.
         unsafe { sys::napi_close_handle_scope(env.raw(), scope) };
     }
 }

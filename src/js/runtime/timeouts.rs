@@ -19,6 +19,8 @@ pub fn timeout_arg(
     match kind {
         ValueType::Undefined | ValueType::Null => Ok(None),
         ValueType::Number => {
+            // SAFETY: `env` is the env of the current call on the JS thread and `value` a number
+            // (checked above) of its scope.
             let ms = unsafe { f64::from_napi_value(env.raw(), value.raw()) }
                 .map_err(|_| timeout_type_error(name, "an unreadable number"))?;
             timeout_ms(name, ms).map(Some)

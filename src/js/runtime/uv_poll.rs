@@ -93,6 +93,10 @@ fn layout(uv: &Uv) -> Option<Layout> {
 ///
 /// # Safety
 /// JS thread only; `event_loop` is Node's loop; `fd` stays open until [`close`] completes.
+// SAFETY: with the contract above: the handle is `layout` bytes, zeroed and aligned, and
+// `uv_poll_init` initialises it before any other use (a failed init leaves libuv holding nothing,
+// so it is freed at once); `data` goes in its first field, `void* data`; a failed start closes it
+// through `close`, which frees it once libuv is done.
 pub unsafe fn open(
     event_loop: *mut UvLoop,
     fd: RawFd,
@@ -122,6 +126,7 @@ pub unsafe fn open(
 ///
 /// # Safety
 /// `handle` comes from [`open`] and is not closed; JS thread only.
+// SAFETY: `handle` is open (the contract), which `uv_poll_stop` accepts.
 pub unsafe fn pause(handle: *mut UvPoll) {
     if let Some(uv) = uv() {
         (uv.poll_stop)(handle);
@@ -132,6 +137,8 @@ pub unsafe fn pause(handle: *mut UvPoll) {
 ///
 /// # Safety
 /// As for [`pause`].
+// SAFETY: `handle` is open (the contract) and `on_readable` has the C signature libuv calls it
+// with.
 pub unsafe fn resume(handle: *mut UvPoll, on_readable: PollCallback) -> bool {
     uv().is_some_and(|uv| (uv.poll_start)(handle, UV_READABLE, on_readable) == 0)
 }
@@ -140,6 +147,8 @@ pub unsafe fn resume(handle: *mut UvPoll, on_readable: PollCallback) -> bool {
 ///
 /// # Safety
 /// `handle` comes from [`open`] and is not freed yet.
+// SAFETY: `handle` points to a handle `open` initialised and not yet freed (the contract), whose
+// first field is `void* data`.
 pub unsafe fn data(handle: *mut UvPoll) -> *mut c_void {
     *(handle as *mut *mut c_void)
 }
@@ -149,6 +158,8 @@ pub unsafe fn data(handle: *mut UvPoll) -> *mut c_void {
 ///
 /// # Safety
 /// `handle` comes from [`open`]; JS thread only; at most once.
+// SAFETY: `handle` is open and closed at most once (the contract); libuv calls `free_handle` when
+// it is done with it, which frees the memory.
 pub unsafe fn close(handle: *mut UvPoll) {
     // `open` succeeded, so the functions were found.
     if let Some(uv) = uv() {
@@ -157,6 +168,8 @@ pub unsafe fn close(handle: *mut UvPoll) {
     }
 }
 
+// SAFETY: libuv calls this once per handle, after `uv_close`, with a handle `open` allocated with
+// the same `layout`; nothing uses the handle afterwards.
 unsafe extern "C" fn free_handle(handle: *mut UvPoll) {
     if let Some(layout) = uv().and_then(layout) {
         dealloc(handle as *mut u8, layout);
