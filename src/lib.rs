@@ -8,6 +8,8 @@
 )]
 // Visibility shows the boundaries: an item is `pub` only where `fuzzing` re-exports it.
 #![warn(unreachable_pub)]
+// Functions stay short: at most 80 lines (the threshold is in clippy.toml).
+#![warn(clippy::too_many_lines)]
 // `cargo test` does not build the binding, so what only the binding uses looks unused there;
 // dead code is checked by the library build (clippy -D warnings in CI).
 #![cfg_attr(test, allow(dead_code))]

@@ -20,7 +20,7 @@ use crate::mcp::lifecycle::{
 use crate::mcp::{McpClient, McpClientOptions};
 use crate::process::{dirs, reaper};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tokio::sync::watch;
 
@@ -87,47 +87,14 @@ async fn build(
 ) -> Result<Client> {
     let destination = opts.destination();
     let logon_failures = connect_session::LogonFailures::default();
-    let mut extra_env = opts.extra_env.clone();
-    let mut system_url = opts.connection.as_ref().map(|c| c.system_url.clone());
-    let mut tls = PreparedTls::default();
-    if let Some(conn) = &opts.connection {
-        tls = connect_session::prepare_tls(&opts, conn, &bin, &work_base).await?;
-        if let Some(java) = tls.java_tool_options.clone() {
-            extra_env.push(("JAVA_TOOL_OPTIONS".to_string(), java));
-        }
-        if let Some(proxy) = tls.proxy.take() {
-            system_url = Some(proxy.url.clone());
-            made.proxy = Some(proxy);
-        }
-    }
-
-    let driver = Driver::new(
-        bin,
-        DriverOptions {
-            data_dir: Some(work_base.join("data")),
-            extra_env,
-            extra_args: opts.extra_args.clone(),
-            client_info: ClientInfo::default(),
-            request_timeout: opts.request_timeout,
-            host: opts.host.clone(),
-            trace_file: opts.trace_file.clone(),
-            #[cfg(unix)]
-            read_host: opts.read_host.clone(),
-        },
-    );
-    made.driver = Some(driver.clone());
+    let Reach {
+        tls,
+        extra_env,
+        system_url,
+    } = Reach::prepare(&opts, &bin, &work_base, made).await?;
+    let driver = new_driver(&opts, bin, &work_base, extra_env, made);
     let events = super::events::EventBus::default();
-    let bus = events.clone();
-    driver.add_notification_listener(
-        crate::auth::destinations::LSP_LOGON_STATE_CHANGED,
-        std::sync::Arc::new(move |params| {
-            if let Some(event) =
-                super::events::ClientEvent::from_logon_notification(params.as_ref())
-            {
-                bus.emit(event);
-            }
-        }),
-    );
+    forward_logon_events(&driver, &events);
     let init = driver.start(opts.start_timeout).await?;
     let exit = driver.exit_watch();
     let store = work_base.join("destinations.json");
@@ -146,16 +113,7 @@ async fn build(
     if let (true, Some(dest)) = (connected, &destination) {
         crate::mcp::lifecycle::set_mcp_destination(&driver, dest).await?;
     }
-    log::info(format!(
-        "adt-ls MCP federated on {}",
-        mcp_endpoint(mcp_port)
-    ));
-    if init
-        .pointer("/capabilities/semanticTokensProvider/legend")
-        .is_none()
-    {
-        log::warn(LEGEND_MISSING);
-    }
+    log_ready(mcp_port, &init);
 
     let (disposed_tx, _) = watch::channel(false);
     let client = Client::from_inner(Inner {
@@ -190,6 +148,98 @@ async fn build(
         connect_session::warm_up(&client).await;
     }
     Ok(client)
+}
+
+/// How adt-ls reaches the system: the TLS setup of `connection` (truststore, and with
+/// selfSigned the localhost proxy, recorded in `made`), the environment it gives adt-ls
+/// and the URL adt-ls logs on to (the proxy's, when there is one).
+struct Reach {
+    tls: PreparedTls,
+    extra_env: Vec<(String, String)>,
+    system_url: Option<String>,
+}
+
+impl Reach {
+    async fn prepare(
+        opts: &ClientOptions,
+        bin: &Path,
+        work_base: &Path,
+        made: &mut Made,
+    ) -> Result<Reach> {
+        let mut extra_env = opts.extra_env.clone();
+        let mut system_url = opts.connection.as_ref().map(|c| c.system_url.clone());
+        let mut tls = PreparedTls::default();
+        if let Some(conn) = &opts.connection {
+            tls = connect_session::prepare_tls(opts, conn, bin, work_base).await?;
+            if let Some(java) = tls.java_tool_options.clone() {
+                extra_env.push(("JAVA_TOOL_OPTIONS".to_string(), java));
+            }
+            if let Some(proxy) = tls.proxy.take() {
+                system_url = Some(proxy.url.clone());
+                made.proxy = Some(proxy);
+            }
+        }
+        Ok(Reach {
+            tls,
+            extra_env,
+            system_url,
+        })
+    }
+}
+
+/// The driver of adt-ls, its data dir inside `work_base` (recorded in `made`).
+fn new_driver(
+    opts: &ClientOptions,
+    bin: PathBuf,
+    work_base: &Path,
+    extra_env: Vec<(String, String)>,
+    made: &mut Made,
+) -> Driver {
+    let driver = Driver::new(
+        bin,
+        DriverOptions {
+            data_dir: Some(work_base.join("data")),
+            extra_env,
+            extra_args: opts.extra_args.clone(),
+            client_info: ClientInfo::default(),
+            request_timeout: opts.request_timeout,
+            host: opts.host.clone(),
+            trace_file: opts.trace_file.clone(),
+            #[cfg(unix)]
+            read_host: opts.read_host.clone(),
+        },
+    );
+    made.driver = Some(driver.clone());
+    driver
+}
+
+/// Emit adt-ls's logon state changes as client events.
+fn forward_logon_events(driver: &Driver, events: &super::events::EventBus) {
+    let bus = events.clone();
+    driver.add_notification_listener(
+        crate::auth::destinations::LSP_LOGON_STATE_CHANGED,
+        std::sync::Arc::new(move |params| {
+            if let Some(event) =
+                super::events::ClientEvent::from_logon_notification(params.as_ref())
+            {
+                bus.emit(event);
+            }
+        }),
+    );
+}
+
+/// Log where the MCP server listens, and warn when adt-ls advertised no token legend.
+fn log_ready(mcp_port: i64, init: &serde_json::Value) {
+    log::info(format!(
+        "adt-ls MCP federated on {}",
+        mcp_endpoint(mcp_port)
+    ));
+    if init
+        .pointer("/capabilities/semanticTokensProvider/legend")
+        .is_none()
+    {
+        log::warn(LEGEND_MISSING);
+    }
 }
 
 /// Emit `exit` (not expected) when adt-ls ends while the client is not disposed.

@@ -32,111 +32,181 @@ pub(crate) struct ProbeOptions {
 
 /// Run the probe: the connection section and its checks.
 pub(crate) async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
-    let mut section = Map::new();
-    let mut checks = Vec::new();
-    let Ok(url) = reqwest::Url::parse(&opts.url) else {
-        checks.push(Check::fail(
-            "url",
-            format!("{} is not a URL", opts.url),
-            "pass connection.systemUrl as https://host:port",
-        ));
-        return (Value::Object(section), checks);
+    let mut found = Findings::default();
+    let Some(target) = Target::parse(opts, &mut found.checks) else {
+        return found.finish();
     };
-    let host = url.host_str().unwrap_or_default().to_string();
-    let https = url.scheme() == "https";
-    let port = url
-        .port_or_known_default()
-        .unwrap_or(if https { 443 } else { 80 });
-    let authority = crate::tls::proxy_target::authority(
-        host.trim_start_matches('[').trim_end_matches(']'),
-        port,
-    );
-    section.insert("url".into(), json!(opts.url));
-    section.insert("host".into(), json!(host));
-    section.insert("port".into(), json!(port));
-    section.insert("selfSigned".into(), json!(opts.self_signed));
-    section.insert(
-        "proxy".into(),
-        json!(opts.proxy.as_ref().map(|(h, p)| format!("{h}:{p}"))),
-    );
-    section.insert("client".into(), json!(opts.client));
-    section.insert("timeoutMs".into(), json!(opts.timeout.as_millis() as u64));
-
-    let skip_rest = |checks: &mut Vec<Check>, from: &[&'static str], why: &str| {
-        for id in from {
-            checks.push(Check::skip(id, format!("not run: {why}")));
-        }
+    found.describe(opts, &target);
+    let via_proxy = forward_proxy(opts, &mut found.checks);
+    let Some(mut tcp) = found.connect(opts, &target, via_proxy.as_ref()).await else {
+        return found.finish();
     };
-    let mut later: &[&'static str] = if https {
-        &["tls", "trust", "hostname", "reentrance"]
+    if let Some(proxy) = &via_proxy {
+        found.through_proxy(&mut tcp, opts, &target, proxy).await;
+    } else if !target.https {
+        found.plain_http(&mut tcp, opts, &target).await;
     } else {
-        &["reentrance"]
-    };
+        found.over_tls(tcp, opts, &target).await;
+    }
+    found.finish()
+}
 
+/// The system the probe talks to, read from `--url`.
+struct Target {
+    url: reqwest::Url,
+    /// As in the URL (IPv6 literals in brackets).
+    host: String,
+    https: bool,
+    port: u16,
+    /// `host:port` as a request's `Host`.
+    authority: String,
+}
+
+impl Target {
+    /// Parse `opts.url`; a `url` failure when it is not a URL.
+    fn parse(opts: &ProbeOptions, checks: &mut Vec<Check>) -> Option<Target> {
+        let Ok(url) = reqwest::Url::parse(&opts.url) else {
+            checks.push(Check::fail(
+                "url",
+                format!("{} is not a URL", opts.url),
+                "pass connection.systemUrl as https://host:port",
+            ));
+            return None;
+        };
+        let host = url.host_str().unwrap_or_default().to_string();
+        let https = url.scheme() == "https";
+        let port = url
+            .port_or_known_default()
+            .unwrap_or(if https { 443 } else { 80 });
+        let authority = crate::tls::proxy_target::authority(bare_host(&host), port);
+        Some(Target {
+            url,
+            host,
+            https,
+            port,
+            authority,
+        })
+    }
+
+    /// The checks after DNS and TCP that need the connection to the system.
+    fn later_checks(&self, via_proxy: bool) -> &'static [&'static str] {
+        if self.https && !via_proxy {
+            &["tls", "trust", "hostname", "reentrance"]
+        } else {
+            &["reentrance"]
+        }
+    }
+}
+
+/// The host without the brackets of an IPv6 literal.
+fn bare_host(host: &str) -> &str {
+    host.trim_start_matches('[').trim_end_matches(']')
+}
+
+/// The forward proxy the probe goes through: `--proxy` only acts with `--self-signed`
+/// (a `proxy` warning without it).
+fn forward_proxy(opts: &ProbeOptions, checks: &mut Vec<Check>) -> Option<(String, u16)> {
     // connection.forwardProxy only acts through the localhost TLS proxy, which runs with
     // selfSigned; without it adt-ls connects directly, and so does this probe.
-    let via_proxy = match (&opts.proxy, opts.self_signed) {
+    match (&opts.proxy, opts.self_signed) {
         (Some(p), true) => Some(p.clone()),
         (Some(_), false) => {
             checks.push(Check::warn("proxy", "connection.forwardProxy takes effect only with connection.selfSigned: true; without it adt-ls connects to the system directly, and so does this probe", "add --self-signed (connection.selfSigned: true) to go through the forward proxy"));
             None
         }
         (None, _) => None,
-    };
-    if via_proxy.is_some() {
-        later = &["reentrance"];
+    }
+}
+
+/// The connection section and the checks, in the order the steps produce them.
+#[derive(Default)]
+struct Findings {
+    section: Map<String, Value>,
+    checks: Vec<Check>,
+}
+
+impl Findings {
+    fn finish(self) -> (Value, Vec<Check>) {
+        (Value::Object(self.section), self.checks)
     }
 
-    // DNS: the proxy's name when the proxy is used (it resolves the system's name itself).
-    let (dns_host, dns_port) = match &via_proxy {
-        Some((h, p)) => (h.clone(), *p),
-        None => (
-            host.trim_start_matches('[')
-                .trim_end_matches(']')
-                .to_string(),
-            port,
-        ),
-    };
-    let Some(mut tcp) = reach(
-        &dns_host,
-        dns_port,
-        via_proxy.is_some(),
-        &mut section,
-        &mut checks,
-        opts.timeout,
-    )
-    .await
-    else {
-        let failed = checks.last().map(|c| c.id).unwrap_or_default();
-        if failed == "dns" {
-            skip_rest(&mut checks, &[&["tcp"], later].concat(), "DNS failed");
-        } else {
-            skip_rest(&mut checks, later, "TCP failed");
+    /// A `skip` check for each of `ids`, saying why.
+    fn skip(&mut self, ids: &[&'static str], why: &str) {
+        for id in ids {
+            self.checks.push(Check::skip(id, format!("not run: {why}")));
         }
-        return (Value::Object(section), checks);
-    };
+    }
 
-    if let Some((proxy_host, proxy_port)) = &via_proxy {
-        checks.push(Check::ok("proxy", format!("requests go to {} through the forward proxy {}, in absolute form (the proxy makes the connection to the system)", url.origin().ascii_serialization(), crate::tls::proxy_target::authority(proxy_host, *proxy_port))));
-        for id in ["tls", "trust", "hostname"] {
-            checks.push(Check::skip(
-                id,
-                "not run: the forward proxy makes the TLS connection to the system",
-            ));
-        }
-        let target = format!(
-            "{}{}",
-            url.origin().ascii_serialization(),
-            http_probe::reentrance_path(&opts.client)
+    /// What the probe was asked: the target and the options.
+    fn describe(&mut self, opts: &ProbeOptions, target: &Target) {
+        let section = &mut self.section;
+        section.insert("url".into(), json!(opts.url));
+        section.insert("host".into(), json!(target.host));
+        section.insert("port".into(), json!(target.port));
+        section.insert("selfSigned".into(), json!(opts.self_signed));
+        section.insert(
+            "proxy".into(),
+            json!(opts.proxy.as_ref().map(|(h, p)| format!("{h}:{p}"))),
         );
-        let reentrance = reentrance(&mut tcp, &authority, &target, opts).await;
-        section.insert("reentrance".into(), reentrance.0);
-        checks.push(reentrance.1);
-        return (Value::Object(section), checks);
+        section.insert("client".into(), json!(opts.client));
+        section.insert("timeoutMs".into(), json!(opts.timeout.as_millis() as u64));
     }
 
-    if !https {
-        checks.push(Check::warn(
+    /// DNS and TCP, to the proxy when it is used (it resolves the system's name itself);
+    /// on a failure the checks that need the connection are skipped.
+    async fn connect(
+        &mut self,
+        opts: &ProbeOptions,
+        target: &Target,
+        via_proxy: Option<&(String, u16)>,
+    ) -> Option<TcpStream> {
+        let (dns_host, dns_port) = match via_proxy {
+            Some((h, p)) => (h.clone(), *p),
+            None => (bare_host(&target.host).to_string(), target.port),
+        };
+        let reached = reach(
+            &dns_host,
+            dns_port,
+            via_proxy.is_some(),
+            &mut self.section,
+            &mut self.checks,
+            opts.timeout,
+        )
+        .await;
+        if reached.is_none() {
+            let later = target.later_checks(via_proxy.is_some());
+            let failed = self.checks.last().map(|c| c.id).unwrap_or_default();
+            if failed == "dns" {
+                self.skip(&[&["tcp"], later].concat(), "DNS failed");
+            } else {
+                self.skip(later, "TCP failed");
+            }
+        }
+        reached
+    }
+
+    /// Through the forward proxy: an absolute-form reentrance GET; the TLS checks are the
+    /// proxy's.
+    async fn through_proxy(
+        &mut self,
+        tcp: &mut TcpStream,
+        opts: &ProbeOptions,
+        target: &Target,
+        (proxy_host, proxy_port): &(String, u16),
+    ) {
+        let origin = target.url.origin().ascii_serialization();
+        self.checks.push(Check::ok("proxy", format!("requests go to {} through the forward proxy {}, in absolute form (the proxy makes the connection to the system)", origin, crate::tls::proxy_target::authority(proxy_host, *proxy_port))));
+        self.skip(
+            &["tls", "trust", "hostname"],
+            "the forward proxy makes the TLS connection to the system",
+        );
+        let absolute = format!("{origin}{}", http_probe::reentrance_path(&opts.client));
+        self.probe_reentrance(tcp, opts, target, &absolute).await;
+    }
+
+    /// Plain HTTP: a `tls` warning, then the reentrance GET.
+    async fn plain_http(&mut self, tcp: &mut TcpStream, opts: &ProbeOptions, target: &Target) {
+        self.checks.push(Check::warn(
             "tls",
             format!(
                 "{} is plain HTTP: passwords and tickets cross the network unencrypted",
@@ -145,98 +215,144 @@ pub(crate) async fn probe(opts: &ProbeOptions) -> (Value, Vec<Check>) {
             "use the system's https:// URL",
         ));
         let path = http_probe::reentrance_path(&opts.client);
-        let reentrance = reentrance(&mut tcp, &authority, &path, opts).await;
-        section.insert("reentrance".into(), reentrance.0);
-        checks.push(reentrance.1);
-        return (Value::Object(section), checks);
+        self.probe_reentrance(tcp, opts, target, &path).await;
     }
 
-    // TLS.
-    let mut hs = match bounded(opts.timeout, tls_probe::handshake(tcp, &host)).await {
-        Ok(Ok(hs)) => hs,
-        outcome => {
-            let why = match outcome {
-                Ok(Err(e)) => e,
-                Err(ms) => format!("no handshake within {ms} ms"),
-                Ok(Ok(_)) => String::new(),
-            };
-            checks.push(Check::fail("tls", format!("TLS handshake with {authority} failed: {why}"), "the port must speak TLS 1.2 or 1.3 (is it an http:// port? use the ICM's HTTPS port)"));
-            skip_rest(
-                &mut checks,
-                &["trust", "hostname", "reentrance"],
-                "the TLS handshake failed",
-            );
-            return (Value::Object(section), checks);
-        }
-    };
-    let chain: Vec<Value> = hs.chain.iter().map(|c| certs::summarize(c)).collect();
-    section.insert(
-        "tls".into(),
-        json!({
-            "protocol": hs.protocol,
-            "cipherSuite": hs.cipher_suite,
-            "chain": chain,
-        }),
-    );
-    checks.push(Check::ok(
-        "tls",
-        format!(
-            "{} {}, {} certificate(s) presented",
-            hs.protocol,
-            hs.cipher_suite,
-            hs.chain.len()
-        ),
-    ));
+    /// HTTPS: the handshake, trust, host name, then the reentrance GET over TLS.
+    async fn over_tls(&mut self, tcp: TcpStream, opts: &ProbeOptions, target: &Target) {
+        let Some(mut hs) = self.handshake(tcp, opts, target).await else {
+            return;
+        };
+        let chain: Vec<Value> = hs.chain.iter().map(|c| certs::summarize(c)).collect();
+        self.record_tls(&hs, &chain);
+        self.trust(&hs, &chain, opts);
+        self.host_name(&hs, &chain, opts, target);
+        let path = http_probe::reentrance_path(&opts.client);
+        self.probe_reentrance(&mut hs.stream, opts, target, &path)
+            .await;
+    }
 
-    let leaf_self_signed = chain
-        .first()
-        .and_then(|c| c["selfSigned"].as_bool())
-        .unwrap_or(false);
-    let trust = certs::check_trust(&hs.chain, &opts.anchors, UnixTime::now());
-    section.insert(
-        "trust".into(),
-        json!({
-            "trusted": trust.is_ok(),
-            "anchors": opts.anchors.len(),
-            "extraCaCerts": opts.extra_ca_count,
-            "error": trust.as_ref().err(),
-        }),
-    );
-    checks.push(verdicts::trust(
-        &trust,
-        opts.self_signed,
-        leaf_self_signed,
-        opts.extra_ca_count,
-    ));
+    /// The TLS handshake within the timeout; on a failure the checks after it are skipped.
+    async fn handshake(
+        &mut self,
+        tcp: TcpStream,
+        opts: &ProbeOptions,
+        target: &Target,
+    ) -> Option<tls_probe::Handshake<TcpStream>> {
+        let why = match bounded(opts.timeout, tls_probe::handshake(tcp, &target.host)).await {
+            Ok(Ok(hs)) => return Some(hs),
+            Ok(Err(e)) => e,
+            Err(ms) => format!("no handshake within {ms} ms"),
+        };
+        self.checks.push(Check::fail(
+            "tls",
+            format!("TLS handshake with {} failed: {why}", target.authority),
+            "the port must speak TLS 1.2 or 1.3 (is it an http:// port? use the ICM's HTTPS port)",
+        ));
+        self.skip(
+            &["trust", "hostname", "reentrance"],
+            "the TLS handshake failed",
+        );
+        None
+    }
 
-    let name = hs
-        .chain
-        .first()
-        .map(|leaf| certs::check_host_name(leaf, &host));
-    let sans = chain
-        .first()
-        .map(|c| c["subjectAltNames"].clone())
-        .unwrap_or(Value::Null);
-    section.insert(
-        "hostName".into(),
-        json!({
-            "host": host,
-            "matches": matches!(name, Some(Ok(()))),
-            "error": name.as_ref().and_then(|n| n.as_ref().err()),
-        }),
-    );
-    checks.push(verdicts::hostname(
-        name.as_ref(),
-        &host,
-        &sans,
-        opts.self_signed,
-    ));
+    /// The negotiated protocol and the presented chain (`chain`: its summaries).
+    fn record_tls(&mut self, hs: &tls_probe::Handshake<TcpStream>, chain: &[Value]) {
+        self.section.insert(
+            "tls".into(),
+            json!({
+                "protocol": hs.protocol,
+                "cipherSuite": hs.cipher_suite,
+                "chain": chain,
+            }),
+        );
+        self.checks.push(Check::ok(
+            "tls",
+            format!(
+                "{} {}, {} certificate(s) presented",
+                hs.protocol,
+                hs.cipher_suite,
+                hs.chain.len()
+            ),
+        ));
+    }
 
-    let path = http_probe::reentrance_path(&opts.client);
-    let reentrance = reentrance(&mut hs.stream, &authority, &path, opts).await;
-    section.insert("reentrance".into(), reentrance.0);
-    checks.push(reentrance.1);
-    (Value::Object(section), checks)
+    /// Whether adt-ls's truststore trusts the presented chain.
+    fn trust(
+        &mut self,
+        hs: &tls_probe::Handshake<TcpStream>,
+        chain: &[Value],
+        opts: &ProbeOptions,
+    ) {
+        let leaf_self_signed = chain
+            .first()
+            .and_then(|c| c["selfSigned"].as_bool())
+            .unwrap_or(false);
+        let trust = certs::check_trust(&hs.chain, &opts.anchors, UnixTime::now());
+        self.section.insert(
+            "trust".into(),
+            json!({
+                "trusted": trust.is_ok(),
+                "anchors": opts.anchors.len(),
+                "extraCaCerts": opts.extra_ca_count,
+                "error": trust.as_ref().err(),
+            }),
+        );
+        self.checks.push(verdicts::trust(
+            &trust,
+            opts.self_signed,
+            leaf_self_signed,
+            opts.extra_ca_count,
+        ));
+    }
+
+    /// Whether the leaf certificate names the host.
+    fn host_name(
+        &mut self,
+        hs: &tls_probe::Handshake<TcpStream>,
+        chain: &[Value],
+        opts: &ProbeOptions,
+        target: &Target,
+    ) {
+        let host = &target.host;
+        let name = hs
+            .chain
+            .first()
+            .map(|leaf| certs::check_host_name(leaf, host));
+        let sans = chain
+            .first()
+            .map(|c| c["subjectAltNames"].clone())
+            .unwrap_or(Value::Null);
+        self.section.insert(
+            "hostName".into(),
+            json!({
+                "host": host,
+                "matches": matches!(name, Some(Ok(()))),
+                "error": name.as_ref().and_then(|n| n.as_ref().err()),
+            }),
+        );
+        self.checks.push(verdicts::hostname(
+            name.as_ref(),
+            host,
+            &sans,
+            opts.self_signed,
+        ));
+    }
+
+    /// The reentrance GET of `request_target` and its verdict.
+    async fn probe_reentrance<S>(
+        &mut self,
+        io: &mut S,
+        opts: &ProbeOptions,
+        target: &Target,
+        request_target: &str,
+    ) where
+        S: AsyncRead + AsyncWrite + Unpin,
+    {
+        let (section, check) = reentrance(io, &target.authority, request_target, opts).await;
+        self.section.insert("reentrance".into(), section);
+        self.checks.push(check);
+    }
 }
 
 /// The credential-free GET of the reentrance endpoint.

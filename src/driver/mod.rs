@@ -7,21 +7,20 @@
 //! its exit status and last output (docs/decisions.md#d5-2).
 
 pub(crate) mod router;
+mod start;
 
-use crate::discovery::version;
 use crate::kernel::error::{codes, Error, Result};
 use crate::kernel::future::BoxFuture;
 use crate::kernel::host::HostEnv;
 use crate::kernel::identity::ClientInfo;
-use crate::kernel::ids;
 use crate::kernel::log;
 use crate::lsp::message::RawJson;
-use crate::lsp::{CloseHook, CloseReason, Connection, Handlers, LspRequester, ResponseCallback};
-use crate::process::pipe::{PipeGuard, PipeListener, Transport};
-use crate::process::{args, child, dirs, reaper};
+use crate::lsp::{CloseHook, CloseReason, Connection, LspRequester, ResponseCallback};
+use crate::process::pipe::{PipeGuard, PipeListener};
+use crate::process::{child, dirs, reaper};
 use crate::trace::Tracer;
 use router::{NotificationListener, Router, ServerRequestHandler};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -395,133 +394,6 @@ impl Driver {
         true
     }
 
-    async fn start_inner(
-        &self,
-        timeout: Duration,
-        mut cancel: watch::Receiver<bool>,
-        made: &mut Made,
-    ) -> Result<Session> {
-        let opts = &self.inner.opts;
-        let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
-        let temp = crate::safe_fs::temp::trusted_temp_dir(&host)?;
-        let socket_base = crate::process::pipe::socket_base(&temp, &host)?;
-        sweep_stale_dirs(&[&temp, &socket_base]);
-        let (data_dir, owns_data_dir) = match &opts.data_dir {
-            Some(d) => (dirs::create_private_dir_all(d)?, false),
-            None => {
-                let name = format!("{}{}", crate::process::owner::DATA_PREFIX, ids::short_id()?);
-                (dirs::create_owned_dir(&temp, &name)?, true)
-            }
-        };
-        if owns_data_dir {
-            made.owned_dir = Some(data_dir.clone());
-        }
-        let mut listener = PipeListener::bind(&socket_base)?;
-        let address = listener.address().to_string();
-        made.socket_dir = listener.dir().map(PathBuf::from);
-        let data_dir_text = data_dir.to_string_lossy().into_owned();
-        let argv = args::compose_spawn_args(&data_dir_text, &address, &opts.extra_args);
-        let child = Arc::new(child::spawn(
-            &self.inner.bin_path,
-            &argv,
-            host.vars.as_deref(),
-            &opts.extra_env,
-        )?);
-        made.child = Some(child.clone());
-
-        #[cfg(unix)]
-        let fed = opts.read_host.is_some();
-        #[cfg(not(unix))]
-        let fed = false;
-        // Race: adt-ls connects / exits / the clock runs out / dispose().
-        let mut exit = child.exit_watch();
-        let accepted = tokio::select! {
-            accepted = listener.accept_child(child.pid(), fed) => accepted?,
-            _ = exited(&mut exit) => {
-                child.wait_output_drained(Duration::from_millis(300)).await;
-                let code = child.exit_info().map(|i| i.code_text()).unwrap_or_else(|| "null".into());
-                return Err(Error::coded(
-                    codes::CONNECTION_CLOSED,
-                    format!("adt-ls exited (code {code}) before LSP connect.\n{}", child.output().last(TAIL_CHUNKS)),
-                ));
-            }
-            _ = tokio::time::sleep(timeout) => {
-                return Err(Error::coded(codes::TIMEOUT, format!("adt-ls LSP connect timed out after {}ms", timeout.as_millis())));
-            }
-            _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
-        };
-        let (transport, direct, pipe_guard) = accepted;
-        let tracer = open_tracer(opts, &host);
-        made.tracer = tracer.clone();
-        let handlers = Handlers {
-            router: self.inner.router.clone(),
-            notifications: Some(self.inner.router.clone()),
-            close_hook: Arc::new(ExitExplainer {
-                child: child.clone(),
-            }),
-        };
-        let conn = match transport {
-            Transport::Stream(stream) => {
-                Connection::start_traced(stream, handlers, direct, tracer.clone())
-            }
-            #[cfg(unix)]
-            Transport::Fed { writer, read_side } => {
-                let (conn, feeder) =
-                    Connection::start_fed(writer, handlers, direct, tracer.clone());
-                match &opts.read_host {
-                    Some(host) => host.attach(read_side, feeder),
-                    None => feeder.read_on_runtime(read_side),
-                }
-                conn
-            }
-        };
-        made.conn = Some(conn.clone());
-        watch_for_exit(conn.clone(), child.clone());
-
-        let params = initialize_params(&opts.client_info);
-        let init = tokio::select! {
-            r = conn.request("initialize", Some(params), Some(timeout)) => r.map_err(|e| {
-                if e.has_code(codes::TIMEOUT) {
-                    Error::coded(codes::TIMEOUT, format!("adt-ls initialize timed out after {}ms", timeout.as_millis()))
-                } else {
-                    e
-                }
-            })?,
-            _ = cancelled(&mut cancel) => return Err(disposed_during_start()),
-        };
-        let server_version = init
-            .pointer("/serverInfo/version")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        version::assert_supported_adt_ls_version(server_version.as_deref())?;
-        conn.notify("initialized", Some(json!({}))).await?;
-        if let Some(v) = &server_version {
-            if let Some(warning) = version::not_verified_warning(v) {
-                log::warn(warning);
-            }
-        }
-        let name = init
-            .pointer("/serverInfo/name")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        log::info(format!(
-            "adt-ls ready: {name} {}",
-            server_version.as_deref().unwrap_or("")
-        ));
-        made.release();
-        Ok(Session {
-            conn,
-            child,
-            _pipe_guard: pipe_guard,
-            pipe_address: address,
-            socket_dir: listener.dir().map(PathBuf::from),
-            data_dir,
-            owns_data_dir,
-            initialize_result: init,
-            tracer,
-        })
-    }
-
     /// Stop everything. Idempotent; after it the driver can be started again. The driver
     /// counts as not started from the call on; the returned future does the teardown.
     pub(crate) fn dispose(&self) -> impl Future<Output = ()> + Send + 'static {
@@ -650,40 +522,12 @@ pub(crate) fn sweep_stale_dirs(bases: &[&crate::safe_fs::Dir]) {
     }
 }
 
-/// Open the session's wire trace when one is configured; a file that cannot be opened is
-/// logged and the session runs untraced (tracing never breaks the client).
-fn open_tracer(opts: &DriverOptions, host: &HostEnv) -> Option<Arc<Tracer>> {
-    let path = crate::trace::resolve_target(opts.trace_file.clone(), host)?;
-    match Tracer::open(&path) {
-        Ok(tracer) => Some(tracer),
-        Err(e) => {
-            log::warn(format!("trace: {e}; tracing is off for this session"));
-            None
-        }
-    }
-}
-
-fn initialize_params(info: &ClientInfo) -> Value {
-    json!({
-        "processId": std::process::id(),
-        "clientInfo": info.to_json(),
-        "rootUri": null,
-        "workspaceFolders": null,
-        "capabilities": {},
-        "initializationOptions": {"userAgentInfos": [info.to_json()]},
-    })
-}
-
 fn disposed_during_start() -> Error {
     Error::coded(codes::DISPOSED, "AdtLsDriver disposed during start")
 }
 
 async fn exited(rx: &mut watch::Receiver<Option<child::ExitInfo>>) {
     let _ = rx.wait_for(Option::is_some).await;
-}
-
-async fn cancelled(rx: &mut watch::Receiver<bool>) {
-    let _ = rx.wait_for(|c| *c).await;
 }
 
 /// When the child exits but the pipe stays open (a grandchild holding it), close the

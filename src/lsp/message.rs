@@ -101,11 +101,14 @@ struct Envelope<'a> {
     error: Option<Value>,
 }
 
+/// The first non-blank character of a frame that is a JSON object.
+const OBJECT_START: char = '{';
+
 /// Parse and classify one frame body.
 pub fn parse_incoming(body: &[u8]) -> Result<Incoming, Box<InvalidMessage>> {
     let text = std::str::from_utf8(body)
         .map_err(|e| InvalidMessage::unreadable(format!("LSP frame is not UTF-8: {e}")))?;
-    if !text.trim_start().starts_with('{') {
+    if !text.trim_start().starts_with(OBJECT_START) {
         return Err(InvalidMessage::unreadable("LSP frame is not a JSON object"));
     }
     if json_depth::exceeds(body, MAX_DEPTH) {

@@ -12,7 +12,7 @@ use super::caller_stack::CallerStack;
 use super::checked;
 use super::errors::{coded, js_error_at, js_error_value, EngineOutcome};
 use super::raw_ref::RawRef;
-use super::settle::{self, Settling};
+use super::settle::{self, Completer, Settling};
 use super::timeouts::timeout_arg;
 use crate::client::registry::render::CallOptionsAt;
 use crate::kernel::cancel_scope;
@@ -219,8 +219,52 @@ where
         Some(s) => Some(listen::<T>(env, s, id_slot.clone(), cancel_tx)?),
         None => None,
     };
-    let on_abort = opts.on_abort;
-    let finish = move |env: &Env, ending: Ending<T>| {
+    let held = Held {
+        caller,
+        signal,
+        listener,
+        on_abort: opts.on_abort,
+        map,
+    };
+    let (promise, completer) = settle::deferred(env, move |env, ending| held.settle(env, ending))?;
+    let id = completer.id();
+    if aborted {
+        settle::settle_now(env, id, Ending::<T>::Aborted);
+        return Ok(promise.typed());
+    }
+    id_slot.set(Some(id));
+    let timeout = opts
+        .timeout
+        .map(|(limit, name)| (limit, timeout_error(label, &name, limit)));
+    let work = cancel_scope::cancellable(start());
+    napi::bindgen_prelude::spawn(race(work, cancel_rx, timeout, completer));
+    Ok(promise.typed())
+}
+
+/// What a cancellable call holds on the JS thread until its promise settles.
+struct Held<M> {
+    caller: CallerStack,
+    signal: Option<RawRef>,
+    listener: Option<RawRef>,
+    on_abort: Option<AbortHook>,
+    map: M,
+}
+
+impl<M> Held<M> {
+    /// Settle the call's promise with `ending` (on the JS thread): remove the listener,
+    /// turn the ending into the value or the rejection, then release what was held.
+    fn settle<T, R>(self, env: &Env, ending: Ending<T>) -> Result<sys::napi_value>
+    where
+        M: FnOnce(&Env, T) -> Result<R>,
+        R: ToNapiValue,
+    {
+        let Held {
+            caller,
+            signal,
+            listener,
+            on_abort,
+            map,
+        } = self;
         if let (Some(s), Some(l)) = (signal.as_ref(), listener.as_ref()) {
             unlisten(env, s, l);
         }
@@ -249,45 +293,41 @@ where
             l.delete(env);
         }
         settled
-    };
-    let (promise, completer) = settle::deferred(env, finish)?;
-    let id = completer.id();
-    if aborted {
-        settle::settle_now(env, id, Ending::<T>::Aborted);
-        return Ok(promise.typed());
     }
-    id_slot.set(Some(id));
-    let timeout = opts
-        .timeout
-        .map(|(limit, name)| (limit, timeout_error(label, &name, limit)));
-    let work = cancel_scope::cancellable(start());
-    napi::bindgen_prelude::spawn(async move {
-        let cancelled = async {
-            if cancel_rx.await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        };
-        let expired = async {
-            match timeout {
-                Some((limit, e)) => {
-                    tokio::time::sleep(limit).await;
-                    e
-                }
-                None => std::future::pending().await,
-            }
-        };
-        let ending = tokio::select! {
-            out = work => Some(Ending::Done(out)),
-            e = expired => Some(Ending::Done(Err(e))),
-            _ = cancelled => None,
-        };
-        // None: the abort listener settled the promise already; the dropped completer's
-        // late notice finds nothing waiting.
-        if let Some(ending) = ending {
-            completer.complete(ending);
+}
+
+/// Race the engine `work` against the abort (`cancel_rx`) and the `timeout`, and complete
+/// the promise with the work's outcome or the timeout error.
+async fn race<T: Send + 'static>(
+    work: impl Future<Output = EngineOutcome<T>>,
+    cancel_rx: oneshot::Receiver<()>,
+    timeout: Option<(Duration, EngineError)>,
+    completer: Completer<Ending<T>>,
+) {
+    let cancelled = async {
+        if cancel_rx.await.is_err() {
+            std::future::pending::<()>().await;
         }
-    });
-    Ok(promise.typed())
+    };
+    let expired = async {
+        match timeout {
+            Some((limit, e)) => {
+                tokio::time::sleep(limit).await;
+                e
+            }
+            None => std::future::pending().await,
+        }
+    };
+    let ending = tokio::select! {
+        out = work => Some(Ending::Done(out)),
+        e = expired => Some(Ending::Done(Err(e))),
+        _ = cancelled => None,
+    };
+    // None: the abort listener settled the promise already; the dropped completer's
+    // late notice finds nothing waiting.
+    if let Some(ending) = ending {
+        completer.complete(ending);
+    }
 }
 
 fn timeout_error(label: &str, name: &str, limit: Duration) -> EngineError {

@@ -18,6 +18,7 @@ fn trace_path() -> std::path::PathBuf {
 }
 
 #[tokio::test]
+#[allow(clippy::too_many_lines)] // one scripted session, checked message by message
 async fn every_message_both_ways_with_status_and_session_and_no_token() {
     init();
     let server = TestServer::start(mcp("2025-06-18", Some("sid-7"), |req| {

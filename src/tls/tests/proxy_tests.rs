@@ -238,6 +238,7 @@ async fn mutual_tls_presents_the_client_certificate() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[allow(clippy::too_many_lines)] // a key of each format made with openssl, then a proxy run with each
 async fn client_keys_in_pkcs1_and_sec1_work_too() {
     if !tool_available("openssl", "version") {
         return;
