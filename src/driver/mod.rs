@@ -17,7 +17,7 @@ use crate::kernel::log;
 use crate::lsp::message::RawJson;
 use crate::lsp::{CloseHook, CloseReason, Connection, LspRequester, ResponseCallback};
 use crate::process::pipe::{PipeGuard, PipeListener};
-use crate::process::{child, dirs, reaper};
+use crate::process::{child, reaper};
 use crate::trace::Tracer;
 use router::{NotificationListener, Router, ServerRequestHandler};
 use serde_json::Value;
