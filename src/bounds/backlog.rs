@@ -103,6 +103,7 @@ impl Backlog {
         }
     }
 
+    #[cfg_attr(not(unix), allow(dead_code))] // only the JS-thread reader (Unix) feeds a connection
     /// Call `wake` once there is room (now, on this thread, when there is).
     pub(crate) fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
         lock(&self.wakers).push(wake);

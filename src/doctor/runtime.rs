@@ -74,7 +74,7 @@ pub(crate) fn loaded_binary() -> Option<PathBuf> {
 
 /// The file this code was loaded from (not determined on this OS).
 #[cfg(not(unix))]
-pub fn loaded_binary() -> Option<PathBuf> {
+pub(crate) fn loaded_binary() -> Option<PathBuf> {
     None
 }
 

@@ -324,6 +324,7 @@ impl Connection {
         conn
     }
 
+    #[cfg_attr(not(unix), allow(dead_code))] // only the JS-thread reader (Unix) feeds a connection
     /// A connection "fed by the caller": the writer and deadline tasks run, but no reader
     /// task; whoever reads the stream hands the bytes to the returned [`Feeder`] (framing,
     /// limits, trace and dispatch as for [`Connection::start_traced`]). Must be called

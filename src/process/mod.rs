@@ -7,11 +7,12 @@ pub(crate) mod child;
 pub(crate) mod dirs;
 pub(crate) mod kill;
 pub(crate) mod owner;
+#[cfg(unix)]
 pub(crate) mod peer;
 pub(crate) mod pipe;
 pub(crate) mod reaper;
 pub(crate) mod tail;
 #[cfg(windows)]
-pub mod win_job;
+pub(crate) mod win_job;
 #[cfg(windows)]
-pub mod win_pipe_security;
+pub(crate) mod win_pipe_security;

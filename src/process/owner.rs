@@ -41,6 +41,7 @@ pub(crate) struct OwnerMark {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ProcessState {
     /// No such process (or only a zombie).
+    #[cfg_attr(not(unix), allow(dead_code))] // only the Unix process checks see a pid gone
     Gone,
     /// Running; its start time when the platform tells.
     Running { start: Option<u64> },
@@ -124,6 +125,7 @@ pub(crate) fn is_our_dir_name(name: &str) -> bool {
         .is_some_and(|rest| hex_tail(rest, 12))
 }
 
+#[cfg_attr(not(unix), allow(dead_code))] // read from /proc on Linux; other systems ask their own APIs
 /// Parse the state and start time out of a `/proc/<pid>/stat` line.
 pub(crate) fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
     let (_, after) = stat.rsplit_once(')')?;
@@ -134,6 +136,7 @@ pub(crate) fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
     Some((state, start))
 }
 
+#[cfg_attr(not(unix), allow(dead_code))] // read from /proc on Linux; other systems ask their own APIs
 /// The parent pid from a `/proc/<pid>/stat` line (field 4).
 pub(crate) fn parse_proc_ppid(stat: &str) -> Option<u32> {
     let (_, after) = stat.rsplit_once(')')?;

@@ -188,7 +188,7 @@ impl PipeListener {
 
     /// Windows: the first client of the named pipe (its ACL is set at creation).
     #[cfg(windows)]
-    pub async fn accept_child(
+    pub(crate) async fn accept_child(
         &mut self,
         child_pid: u32,
         fed: bool,

@@ -37,7 +37,7 @@ fn jobs() -> &'static Mutex<HashMap<u32, Job>> {
 
 /// Put the just-spawned process `pid` into a new kill-on-close job. False when that could
 /// not be done (then only `taskkill` reaches its tree).
-pub fn adopt(pid: u32) -> bool {
+pub(crate) fn adopt(pid: u32) -> bool {
     let Some(job) = new_kill_on_close_job() else {
         return false;
     };
@@ -85,7 +85,7 @@ fn new_kill_on_close_job() -> Option<Job> {
 
 /// Kill the tree of `pid` through its job. False when it has none. Never blocks on the
 /// registry lock (it may run from an exit handler).
-pub fn terminate(pid: u32) -> bool {
+pub(crate) fn terminate(pid: u32) -> bool {
     let job = match jobs().try_lock() {
         Ok(mut map) => map.remove(&pid),
         Err(_) => None,
@@ -98,7 +98,7 @@ pub fn terminate(pid: u32) -> bool {
 }
 
 /// The leader `pid` has exited: close its job, which kills anything it left running.
-pub fn release(pid: u32) {
+pub(crate) fn release(pid: u32) {
     let job = jobs().lock().ok().and_then(|mut map| map.remove(&pid));
     drop(job);
 }

@@ -16,7 +16,7 @@ use windows_sys::Win32::Security::{
 use windows_sys::Win32::System::Threading::{GetCurrentProcess, OpenProcessToken};
 
 /// A self-relative security descriptor (freed on drop) and attributes pointing at it.
-pub struct PipeSecurity {
+pub(crate) struct PipeSecurity {
     descriptor: PSECURITY_DESCRIPTOR,
     attributes: SECURITY_ATTRIBUTES,
 }
@@ -32,7 +32,7 @@ unsafe impl Sync for PipeSecurity {}
 
 impl PipeSecurity {
     /// Attributes for the current user only.
-    pub fn current_user_only() -> Result<PipeSecurity> {
+    pub(crate) fn current_user_only() -> Result<PipeSecurity> {
         let sid = current_user_sid()?;
         Self::from_sddl(&format!("D:P(A;;GA;;;{sid})"))
     }
@@ -64,7 +64,7 @@ impl PipeSecurity {
     }
 
     /// For `ServerOptions::create_with_security_attributes_raw`; valid while `self` lives.
-    pub fn as_raw(&mut self) -> *mut std::ffi::c_void {
+    pub(crate) fn as_raw(&mut self) -> *mut std::ffi::c_void {
         (&raw mut self.attributes).cast()
     }
 }

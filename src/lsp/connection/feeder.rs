@@ -74,6 +74,7 @@ impl Feeder {
         }
     }
 
+    #[cfg_attr(not(unix), allow(dead_code))] // only the JS-thread reader (Unix) feeds a connection
     /// [`Feeder::eof`] from a thread outside the runtime: the close runs as a task.
     pub(crate) fn feed_eof(self) {
         let runtime = self.runtime.clone();
@@ -95,6 +96,7 @@ impl Feeder {
         }
     }
 
+    #[cfg_attr(not(unix), allow(dead_code))] // only the JS-thread reader (Unix) feeds a connection
     /// Call `wake` once the bound that stops reading now has room again (at once, on this
     /// thread, when it has); the caller checks [`Feeder::has_room`] again then.
     pub(crate) fn when_room(&self, wake: Box<dyn FnOnce() + Send>) {
@@ -106,6 +108,7 @@ impl Feeder {
         }
     }
 
+    #[cfg_attr(not(unix), allow(dead_code))] // only the JS-thread reader (Unix) feeds a connection
     /// True until the connection ends.
     pub(crate) fn is_open(&self) -> bool {
         !*self.shutdown.borrow() && self.conn.is_open()
