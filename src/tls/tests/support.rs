@@ -1,8 +1,12 @@
 //! Test fixtures for the TLS module: a throw-away PKI (rcgen), an HTTPS backend that reports
 //! what it saw (Host, headers, SNI, client certificate, streaming progress), a plain-HTTP
-//! recorder (forward proxy / http backend), a verifying HTTPS test client, a log capture,
-//! temp dirs that clean up, and tool detection for keytool/java/openssl.
+//! recorder (forward proxy / http backend), a verifying HTTPS test client, the proxy under
+//! test started with a fresh certificate, a log capture, temp dirs that clean up, and tool
+//! detection for keytool/java/openssl.
 
+use crate::tls::cert::{generate_localhost_cert, LocalhostCert};
+use crate::tls::proxy_target::Scheme;
+use crate::tls::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions, ProxyTarget};
 use base64::Engine;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either, Full};
@@ -193,6 +197,15 @@ impl Drop for Backend {
     fn drop(&mut self) {
         self.task.abort();
     }
+}
+
+/// [`start_backend`] serving a `sap.backend.test` certificate issued by `ca`.
+pub(super) async fn start_sap_backend(ca: &TestCa, client_ca: Option<&TestCa>) -> Backend {
+    start_backend(
+        &ca.leaf("sap.backend.test", &["sap.backend.test"]),
+        client_ca,
+    )
+    .await
 }
 
 /// Size of the tail `/stream` sends after the release.
@@ -509,4 +522,47 @@ impl TestClient {
             String::from_utf8_lossy(&bytes).into_owned(),
         )
     }
+}
+
+// ---------------------------------------------------------------- proxy under test
+
+/// The target `https://127.0.0.1:<port>`.
+pub(super) fn local_https(port: u16) -> ProxyTarget {
+    ProxyTarget::new("127.0.0.1", port, Scheme::Https)
+}
+
+/// The reverse proxy to `target` with a fresh localhost certificate and the options as
+/// `tweak` sets them; logs are captured from here on.
+pub(super) async fn start_proxy(
+    target: ProxyTarget,
+    tweak: impl FnOnce(&mut ProxyOptions),
+) -> (ProxyHandle, LocalhostCert) {
+    capture_logs();
+    let cert = generate_localhost_cert().unwrap();
+    let mut opts = ProxyOptions::new(cert.cert_pem.clone(), cert.key_pem.clone(), target);
+    tweak(&mut opts);
+    let proxy = start_tls_reverse_proxy(opts).await.unwrap();
+    (proxy, cert)
+}
+
+/// [`start_proxy`] and one client connection to it that trusts the proxy's certificate.
+pub(super) async fn start_proxy_with_client(
+    target: ProxyTarget,
+    tweak: impl FnOnce(&mut ProxyOptions),
+) -> (ProxyHandle, TestClient) {
+    let (proxy, cert) = start_proxy(target, tweak).await;
+    let client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+    (proxy, client)
+}
+
+/// One GET of `path` through a proxy started for it by [`start_proxy`], closed afterwards.
+pub(super) async fn get_through_proxy(
+    target: ProxyTarget,
+    tweak: impl FnOnce(&mut ProxyOptions),
+    path: &str,
+) -> (StatusCode, HeaderMap, String) {
+    let (proxy, mut client) = start_proxy_with_client(target, tweak).await;
+    let answer = client.get(path, &[]).await;
+    proxy.close().await;
+    answer
 }
