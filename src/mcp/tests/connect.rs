@@ -1,8 +1,10 @@
 //! The connect handshake: exact initialize params and headers, version negotiation, the
 //! initialized notification's 202 rule, single flight, cleanup on failure, the debug line.
 
-use super::server::{initialize_reply, mcp, Recorded, Reply, TestServer};
-use super::support::{client, err, log_lines, str_code};
+use super::server::{handshake, initialize_reply, mcp, Recorded, Reply, TestServer};
+use super::support::{
+    assert_client_headers, assert_session_headers, client, err, log_lines, str_code,
+};
 use crate::kernel::log::Level;
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,32 +32,14 @@ async fn initialize_and_initialized_are_sent_exactly_as_specified() {
     assert_eq!(init.header("mcp-protocol-version"), None);
     assert_eq!(init.header("mcp-session-id"), None);
     for req in &requests {
-        assert_eq!(
-            req.header("authorization").as_deref(),
-            Some("Bearer secret")
-        );
-        assert_eq!(
-            req.header("content-type").as_deref(),
-            Some("application/json")
-        );
-        assert_eq!(
-            req.header("accept").as_deref(),
-            Some("application/json, text/event-stream")
-        );
+        assert_client_headers(req);
     }
     let initialized = &requests[1];
     assert_eq!(
         initialized.body,
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
     );
-    assert_eq!(
-        initialized.header("mcp-session-id").as_deref(),
-        Some("sess-A")
-    );
-    assert_eq!(
-        initialized.header("mcp-protocol-version").as_deref(),
-        Some("2025-06-18")
-    );
+    assert_session_headers(initialized, "sess-A", "2025-06-18");
     assert_eq!(client.session_id().as_deref(), Some("sess-A"));
     assert_eq!(client.protocol_version().as_deref(), Some("2025-06-18"));
 }
@@ -79,11 +63,9 @@ async fn both_supported_versions_are_accepted_and_others_rejected() {
 
 #[tokio::test]
 async fn initialized_must_be_answered_with_202() {
-    let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, "2025-06-18", Some("s")),
-        "notifications/initialized" => Reply::status(200),
-        _ => Reply::status(200),
-    })
+    let server = TestServer::start(handshake("2025-06-18", Some("s"), 200, |_| {
+        Reply::status(200)
+    }))
     .await;
     let client = client(&server.url());
     let e = err(client.connect().await);
@@ -97,11 +79,8 @@ async fn initialized_must_be_answered_with_202() {
 
 #[tokio::test]
 async fn initialized_with_an_error_status_fails_without_reinitialising() {
-    let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, "2025-06-18", None),
-        _ => Reply::status(500),
-    })
-    .await;
+    let server =
+        TestServer::start(handshake("2025-06-18", None, 500, |_| Reply::status(500))).await;
     let e = err(client(&server.url()).connect().await);
     assert_eq!(
         e.message,

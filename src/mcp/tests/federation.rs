@@ -1,7 +1,9 @@
 //! One-to-one port of the reference's `mcp-federation.test.ts` (docs/architecture.md#tests): the
 //! twelve cases against a real local HTTP server.
 
-use super::server::{chunk, chunk_bytes, initialize_reply, mcp, sse_event, Reply, TestServer};
+use super::server::{
+    chunk, chunk_bytes, handshake, initialize_reply, mcp, sse_event, Reply, TestServer,
+};
 use super::support::{client, client_with, err, TOKEN};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -285,15 +287,10 @@ async fn an_unsupported_protocol_rejects_and_deletes_the_session() {
 
 #[tokio::test]
 async fn initialized_answered_404_rejects_after_one_initialize_and_a_delete() {
-    let server =
-        TestServer::start(
-            |req: &super::server::Recorded| match req.rpc_method().as_str() {
-                "initialize" => initialize_reply(req, "2025-06-18", Some("s-404")),
-                "notifications/initialized" => Reply::status(404),
-                _ => Reply::status(200),
-            },
-        )
-        .await;
+    let server = TestServer::start(handshake("2025-06-18", Some("s-404"), 404, |_| {
+        Reply::status(200)
+    }))
+    .await;
     let client = client(&server.url());
     let e = err(client.connect().await);
     assert_eq!(

@@ -2,7 +2,9 @@
 //! proxy, no redirects, and `localhost` resolving to ::1 or 127.0.0.1.
 
 use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
-use super::support::{client, err, info, init, str_code};
+use super::support::{
+    assert_client_headers, assert_session_headers, client, err, info, init, str_code,
+};
 use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::json;
 use std::net::SocketAddr;
@@ -23,23 +25,8 @@ async fn every_request_after_initialize_carries_all_headers() {
     let later = &server.requests()[1..];
     assert_eq!(later.len(), 3);
     for req in later {
-        assert_eq!(
-            req.header("authorization").as_deref(),
-            Some("Bearer secret")
-        );
-        assert_eq!(
-            req.header("content-type").as_deref(),
-            Some("application/json")
-        );
-        assert_eq!(
-            req.header("accept").as_deref(),
-            Some("application/json, text/event-stream")
-        );
-        assert_eq!(req.header("mcp-session-id").as_deref(), Some("sid-7"));
-        assert_eq!(
-            req.header("mcp-protocol-version").as_deref(),
-            Some("2025-06-18")
-        );
+        assert_client_headers(req);
+        assert_session_headers(req, "sid-7", "2025-06-18");
     }
 }
 

@@ -389,6 +389,21 @@ pub(super) fn initialize_reply(req: &Recorded, version: &str, session: Option<&s
     }
 }
 
+/// A handler answering `initialize` with `version`/`session`, the initialized notification
+/// with the status `initialized`, and passing everything else (DELETE too) to `rest`.
+pub(super) fn handshake(
+    version: &'static str,
+    session: Option<&'static str>,
+    initialized: u16,
+    rest: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
+    move |req: &Recorded| match req.rpc_method().as_str() {
+        "initialize" => initialize_reply(req, version, session),
+        "notifications/initialized" => Reply::status(initialized),
+        _ => rest(req),
+    }
+}
+
 /// A handler answering the lifecycle (initialize with `version`/`session`, initialized 202,
 /// DELETE 200) and passing everything else to `rest`.
 pub(super) fn mcp(
@@ -396,10 +411,10 @@ pub(super) fn mcp(
     session: Option<&'static str>,
     rest: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
 ) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
-    move |req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, version, session),
-        "notifications/initialized" => Reply::status(202),
-        "DELETE" => Reply::status(200),
-        _ => rest(req),
-    }
+    handshake(version, session, 202, move |req| {
+        match req.rpc_method().as_str() {
+            "DELETE" => Reply::status(200),
+            _ => rest(req),
+        }
+    })
 }

@@ -1,5 +1,7 @@
-//! Shared test helpers: the crypto provider, a log capture sink, client construction.
+//! Shared test helpers: the crypto provider, a log capture sink, client construction, and
+//! the header checks every request of the client must pass.
 
+use super::server::Recorded;
 use crate::kernel::error::{Error, ErrorCode};
 use crate::kernel::log::{self, Level};
 use crate::mcp::{ClientInfo, McpClient, McpClientOptions};
@@ -62,4 +64,27 @@ pub(super) fn str_code(e: &Error) -> Option<&str> {
         Some(ErrorCode::Str(s)) => Some(s.as_str()),
         _ => None,
     }
+}
+
+/// `req` carries the headers the client sends on every request: the bearer token, the JSON
+/// content type and the accepted answer types.
+pub(super) fn assert_client_headers(req: &Recorded) {
+    assert_eq!(
+        req.header("authorization").as_deref(),
+        Some("Bearer secret")
+    );
+    assert_eq!(
+        req.header("content-type").as_deref(),
+        Some("application/json")
+    );
+    assert_eq!(
+        req.header("accept").as_deref(),
+        Some("application/json, text/event-stream")
+    );
+}
+
+/// `req` carries the session id `session` and the negotiated protocol `version`.
+pub(super) fn assert_session_headers(req: &Recorded, session: &str, version: &str) {
+    assert_eq!(req.header("mcp-session-id").as_deref(), Some(session));
+    assert_eq!(req.header("mcp-protocol-version").as_deref(), Some(version));
 }
