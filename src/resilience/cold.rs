@@ -52,6 +52,7 @@ where
 mod tests {
     use super::*;
     use crate::resilience::classify::is_transient_cold_error;
+    use crate::resilience::test_support::{counted, failing_first};
     use std::sync::atomic::{AtomicU32, Ordering};
 
     fn fast() -> ColdRetry {
@@ -66,10 +67,7 @@ mod tests {
         let calls = AtomicU32::new(0);
         let out = with_cold_retry(
             fast(),
-            || {
-                let n = calls.fetch_add(1, Ordering::SeqCst);
-                async move { Ok(if n < 2 { vec![] } else { vec![1] }) }
-            },
+            counted(&calls, |n| Ok(if n < 2 { vec![] } else { vec![1] })),
             |v: &Vec<i32>| v.is_empty(),
             |_| false,
         )
@@ -84,10 +82,7 @@ mod tests {
         let calls = AtomicU32::new(0);
         let out = with_cold_retry(
             fast(),
-            || {
-                calls.fetch_add(1, Ordering::SeqCst);
-                async { Ok(Vec::<i32>::new()) }
-            },
+            counted(&calls, |_| Ok(Vec::<i32>::new())),
             |v: &Vec<i32>| v.is_empty(),
             |_| false,
         )
@@ -102,16 +97,7 @@ mod tests {
         let calls = AtomicU32::new(0);
         let out = with_cold_retry(
             fast(),
-            || {
-                let n = calls.fetch_add(1, Ordering::SeqCst);
-                async move {
-                    if n == 0 {
-                        Err(Error::new("Internal error."))
-                    } else {
-                        Ok(7)
-                    }
-                }
-            },
+            counted(&calls, failing_first("Internal error.", 7)),
             |_| false,
             |e| is_transient_cold_error(&e.message),
         )
@@ -121,10 +107,7 @@ mod tests {
         let calls = AtomicU32::new(0);
         let err = with_cold_retry(
             fast(),
-            || {
-                calls.fetch_add(1, Ordering::SeqCst);
-                async { Err::<i32, _>(Error::new("not found")) }
-            },
+            counted(&calls, |_| Err::<i32, _>(Error::new("not found"))),
             |_| false,
             |e| is_transient_cold_error(&e.message),
         )
