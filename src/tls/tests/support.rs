@@ -4,6 +4,7 @@
 //! test started with a fresh certificate, a log capture, temp dirs that clean up, and tool
 //! detection for keytool/java/openssl.
 
+use crate::kernel::test_dir::fresh_temp_dir;
 use crate::tls::cert::{generate_localhost_cert, LocalhostCert};
 use crate::tls::proxy_target::Scheme;
 use crate::tls::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions, ProxyTarget};
@@ -50,12 +51,7 @@ pub(super) struct TempDir(pub PathBuf);
 
 impl TempDir {
     pub(super) fn new(tag: &str) -> Self {
-        let mut random = [0u8; 6];
-        getrandom::fill(&mut random).unwrap();
-        let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let dir = std::env::temp_dir().join(format!("tlsmod-test-{tag}-{hex}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        TempDir(fresh_temp_dir(&format!("tlsmod-test-{tag}")))
     }
 
     pub(super) fn path(&self) -> &Path {
