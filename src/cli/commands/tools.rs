@@ -6,7 +6,7 @@
 use super::super::args::Format;
 use super::super::exit::{Failure, Status};
 use super::super::output;
-use super::{Outcome, Run};
+use super::{array_at, Outcome, Run};
 use serde_json::{json, Value};
 
 pub(crate) async fn tools(run: &Run) -> Result<Outcome, Failure> {
@@ -46,11 +46,7 @@ pub(crate) async fn call(run: &Run, tool: &str, raw_args: &str) -> Result<Outcom
         .unwrap_or(false);
     let report = match run.format {
         Format::Json => output::json(&result),
-        _ => result
-            .get("content")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        _ => array_at(&result, "content")
             .filter_map(|c| c.get("text").and_then(Value::as_str))
             .map(|t| format!("{}\n", t.trim_end()))
             .collect(),
