@@ -3,7 +3,8 @@
 
 use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
 use super::support::{
-    assert_client_headers, assert_session_headers, client, err, info, init, str_code,
+    assert_client_headers, assert_session_headers, client, err, failed_connect, info, init,
+    str_code,
 };
 use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::json;
@@ -139,7 +140,7 @@ async fn tools_call_sends_name_and_arguments() {
 
 #[tokio::test]
 async fn redirects_are_not_followed() {
-    let server = TestServer::start(|req: &Recorded| match req.path.as_str() {
+    let (server, _client, e) = failed_connect(|req: &Recorded| match req.path.as_str() {
         "/mcp" => Reply::Full {
             status: 307,
             headers: vec![("location".to_string(), "/elsewhere".to_string())],
@@ -148,7 +149,6 @@ async fn redirects_are_not_followed() {
         _ => Reply::status(500),
     })
     .await;
-    let e = err(client(&server.url()).connect().await);
     assert_eq!(e.message, "adt-ls MCP initialize failed: HTTP 307");
     assert!(server.requests().iter().all(|r| r.path == "/mcp"));
 }

@@ -1,7 +1,7 @@
-//! Shared test helpers: the crypto provider, a log capture sink, client construction, and
-//! the header checks every request of the client must pass.
+//! Shared test helpers: the crypto provider, a log capture sink, client construction, a
+//! connect that must fail, and the checks of what the client sent (headers, the DELETE).
 
-use super::server::Recorded;
+use super::server::{Recorded, Reply, TestServer};
 use crate::kernel::error::{Error, ErrorCode};
 use crate::kernel::log::{self, Level};
 use crate::mcp::{ClientInfo, McpClient, McpClientOptions};
@@ -40,6 +40,17 @@ pub(super) fn client_with(url: &str, token: &str, timeout: Duration) -> McpClien
         Ok(client) => client,
         Err(e) => panic!("client construction failed: {e}"),
     }
+}
+
+/// A client connecting to a server answering with `handler`: the server, the client and
+/// the error the connect failed with (a successful connect fails the test).
+pub(super) async fn failed_connect(
+    handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> (TestServer, McpClient, Error) {
+    let server = TestServer::start(handler).await;
+    let client = client(&server.url());
+    let e = err(client.connect().await);
+    (server, client, e)
 }
 
 /// Start capturing log lines (the process-wide test capture).
@@ -87,4 +98,11 @@ pub(super) fn assert_client_headers(req: &Recorded) {
 pub(super) fn assert_session_headers(req: &Recorded, session: &str, version: &str) {
     assert_eq!(req.header("mcp-session-id").as_deref(), Some(session));
     assert_eq!(req.header("mcp-protocol-version").as_deref(), Some(version));
+}
+
+/// The one DELETE `server` saw (any other number of them fails the test).
+pub(super) fn single_delete(server: &TestServer) -> Recorded {
+    let deletes = server.requests_for("DELETE");
+    assert_eq!(deletes.len(), 1);
+    deletes[0].clone()
 }
