@@ -8,7 +8,7 @@ use super::support::{
 };
 use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::json;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
 #[tokio::test]
@@ -232,24 +232,28 @@ async fn localhost_resolving_to_ipv4_first_reaches_an_ipv6_only_server() {
         crate::kernel::test_skip::skip("IPv6 loopback ([::1]) unavailable on this machine");
         return;
     };
-    let port = server.port();
-    let order = vec![
-        SocketAddr::from(([127, 0, 0, 1], port)),
-        SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, port)),
-    ];
-    let client = client_resolving_localhost(port, order);
-    assert_eq!(client.connect().await, Ok(()));
-    assert_eq!(server.requests_for("initialize").len(), 1);
+    connects_resolving_localhost(
+        &server,
+        [Ipv4Addr::LOCALHOST.into(), Ipv6Addr::LOCALHOST.into()],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn localhost_resolving_to_ipv6_first_reaches_an_ipv4_only_server() {
     let server = TestServer::start(mcp("2025-06-18", None, |_| Reply::status(500))).await;
+    connects_resolving_localhost(
+        &server,
+        [Ipv6Addr::LOCALHOST.into(), Ipv4Addr::LOCALHOST.into()],
+    )
+    .await;
+}
+
+/// A client whose `localhost` resolves to `order` (at the server's port) connects to
+/// `server` with one initialize.
+async fn connects_resolving_localhost(server: &TestServer, order: [IpAddr; 2]) {
     let port = server.port();
-    let order = vec![
-        SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, port)),
-        SocketAddr::from(([127, 0, 0, 1], port)),
-    ];
+    let order = order.iter().map(|ip| SocketAddr::new(*ip, port)).collect();
     let client = client_resolving_localhost(port, order);
     assert_eq!(client.connect().await, Ok(()));
     assert_eq!(server.requests_for("initialize").len(), 1);

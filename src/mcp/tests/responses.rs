@@ -36,14 +36,12 @@ async fn media_type_parameters_and_whitespace_are_ignored() {
     })
     .await;
     let client = client(&server.url());
-    assert_eq!(
-        client.call_tool("json", json!({}), None).await,
-        Ok(json!({"via": "json"}))
-    );
-    assert_eq!(
-        client.call_tool("sse", json!({}), None).await,
-        Ok(json!({"via": "sse"}))
-    );
+    for tool in ["json", "sse"] {
+        assert_eq!(
+            client.call_tool(tool, json!({}), None).await,
+            Ok(json!({ "via": tool }))
+        );
+    }
 }
 
 #[tokio::test]
@@ -121,14 +119,13 @@ async fn json_batches_and_sse_batches_yield_our_response() {
     })
     .await;
     let client = client(&server.url());
-    assert_eq!(
-        client.call_tool("json", json!({}), None).await,
-        Ok(json!({"who": "us"}))
-    );
-    assert_eq!(
-        client.call_tool("sse", json!({}), None).await,
-        Ok(json!({"who": "us"}))
-    );
+    for tool in ["json", "sse"] {
+        assert_eq!(
+            client.call_tool(tool, json!({}), None).await,
+            Ok(json!({"who": "us"})),
+            "{tool}"
+        );
+    }
 }
 
 #[tokio::test]
