@@ -18,8 +18,7 @@ use tokio::sync::mpsc;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, mut client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
         assert_eq!(proxy.url, format!("https://localhost:{}", proxy.port));
         let (status, _, body) = client.get("/hello?x=1", &[]).await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "ok:/hello?x=1"));
@@ -36,8 +35,7 @@ async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, mut client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let (_, _, seen) = client
             .get(
                 "/headers",
@@ -85,8 +83,7 @@ async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_and_every_set_cookie_come_back() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, mut client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let (status, headers, body) = client.get("/cookies", &[]).await;
         assert_eq!(status, StatusCode::CREATED);
         assert_eq!(body, "cookies");
@@ -111,8 +108,7 @@ async fn status_and_every_set_cookie_come_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_bodies_stream_without_buffering() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, mut client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let mut body = client
             .send("GET", "/stream", &[], full(""))
             .await
@@ -133,8 +129,7 @@ async fn response_bodies_stream_without_buffering() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_bodies_stream_without_buffering() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, mut client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let (tx, rx) = mpsc::channel(4);
         let state = backend.state.clone();
         let feeder = tokio::spawn(async move {

@@ -238,39 +238,53 @@ pub(super) async fn start_backend(leaf: &Leaf, client_ca: Option<&TestCa>) -> Ba
     let port = listener.local_addr().unwrap().port();
     let state = Arc::new(BackendState::default());
     let loop_state = state.clone();
-    let task = tokio::spawn(async move {
+    let task = accept_loop(listener, move |tcp| {
+        let acceptor = acceptor.clone();
+        let state = loop_state.clone();
+        async move {
+            let Ok(tls) = acceptor.accept(tcp).await else {
+                return;
+            };
+            state.connections.fetch_add(1, Ordering::SeqCst);
+            let (_, session) = tls.get_ref();
+            let sni = session.server_name().map(str::to_string);
+            let peer = session
+                .peer_certificates()
+                .and_then(|c| c.first())
+                .map(|c| base64::engine::general_purpose::STANDARD.encode(c.as_ref()));
+            state.snis.lock().unwrap().push(sni.clone());
+            let service = hyper::service::service_fn(move |req| {
+                let state = state.clone();
+                let sni = sni.clone();
+                let peer = peer.clone();
+                async move { Ok::<_, Infallible>(backend_route(req, state, sni, peer).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(tls), service)
+                .await;
+        }
+    });
+    Backend { port, state, task }
+}
+
+/// Accept connections on `listener` until the returned task is aborted, each served by
+/// `serve` in a task of its own (those end with the loop).
+fn accept_loop<Fut>(
+    listener: TcpListener,
+    serve: impl Fn(TcpStream) -> Fut + Send + 'static,
+) -> JoinHandle<()>
+where
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    tokio::spawn(async move {
         let mut conns = tokio::task::JoinSet::new();
         loop {
             let Ok((tcp, _)) = listener.accept().await else {
                 continue;
             };
-            let acceptor = acceptor.clone();
-            let state = loop_state.clone();
-            conns.spawn(async move {
-                let Ok(tls) = acceptor.accept(tcp).await else {
-                    return;
-                };
-                state.connections.fetch_add(1, Ordering::SeqCst);
-                let (_, session) = tls.get_ref();
-                let sni = session.server_name().map(str::to_string);
-                let peer = session
-                    .peer_certificates()
-                    .and_then(|c| c.first())
-                    .map(|c| base64::engine::general_purpose::STANDARD.encode(c.as_ref()));
-                state.snis.lock().unwrap().push(sni.clone());
-                let service = hyper::service::service_fn(move |req| {
-                    let state = state.clone();
-                    let sni = sni.clone();
-                    let peer = peer.clone();
-                    async move { Ok::<_, Infallible>(backend_route(req, state, sni, peer).await) }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(tls), service)
-                    .await;
-            });
+            conns.spawn(serve(tcp));
         }
-    });
-    Backend { port, state, task }
+    })
 }
 
 async fn backend_route(
@@ -384,15 +398,7 @@ pub(super) async fn start_recorder() -> Recorder {
     let port = listener.local_addr().unwrap().port();
     let requests = Arc::new(Mutex::new(Vec::new()));
     let sink = requests.clone();
-    let task = tokio::spawn(async move {
-        let mut conns = tokio::task::JoinSet::new();
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else {
-                continue;
-            };
-            conns.spawn(serve_recorded(tcp, sink.clone()));
-        }
-    });
+    let task = accept_loop(listener, move |tcp| serve_recorded(tcp, sink.clone()));
     Recorder {
         port,
         requests,
@@ -549,6 +555,14 @@ pub(super) async fn start_proxy_with_client(
     let (proxy, cert) = start_proxy(target, tweak).await;
     let client = TestClient::connect(proxy.port, &cert.cert_pem).await;
     (proxy, client)
+}
+
+/// A `sap.backend.test` backend of its own CA, a proxy to it with the default options, and
+/// one client of that proxy.
+pub(super) async fn sap_backend_behind_proxy() -> (Backend, ProxyHandle, TestClient) {
+    let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
+    let (proxy, client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+    (backend, proxy, client)
 }
 
 /// One GET of `path` through a proxy started for it by [`start_proxy`], closed afterwards.
