@@ -331,27 +331,14 @@ async fn a_call_dropped_in_a_cancel_scope_sends_notifications_cancelled_with_its
     let call = tokio::spawn(crate::kernel::cancel_scope::cancellable(async move {
         c.call_tool("t", json!({}), None).await
     }));
-    let mut id = None;
-    for _ in 0..200 {
-        id = server
-            .requests_for("tools/call")
-            .first()
-            .and_then(Recorded::rpc_id);
-        if id.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let id = id.expect("the call reached the server");
+    let id = server
+        .wait_requests_for("tools/call")
+        .await
+        .first()
+        .and_then(Recorded::rpc_id)
+        .expect("the call reached the server");
     call.abort();
-    let mut cancelled = Vec::new();
-    for _ in 0..200 {
-        cancelled = server.requests_for("notifications/cancelled");
-        if !cancelled.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let cancelled = server.wait_requests_for("notifications/cancelled").await;
     assert_eq!(cancelled.len(), 1);
     let note = &cancelled[0];
     assert_eq!(note.body["params"]["requestId"], json!(id));
@@ -379,14 +366,7 @@ async fn a_timeout_outside_a_cancel_scope_sends_no_cancellation() {
     ))
     .await;
     assert_eq!(str_code(&err(scoped)), Some("ETIMEDOUT"));
-    let mut notes = Vec::new();
-    for _ in 0..200 {
-        notes = server.requests_for("notifications/cancelled");
-        if !notes.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let notes = server.wait_requests_for("notifications/cancelled").await;
     let ids: Vec<_> = server
         .requests_for("tools/call")
         .iter()

@@ -267,6 +267,19 @@ impl TestServer {
         }
     }
 
+    /// The requests for `method` as soon as there is one, polled for up to two seconds
+    /// (empty when none came).
+    pub(super) async fn wait_requests_for(&self, method: &str) -> Vec<Recorded> {
+        for _ in 0..200 {
+            let seen = self.requests_for(method);
+            if !seen.is_empty() {
+                return seen;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        Vec::new()
+    }
+
     /// Wait (bounded) for an event named `name`.
     pub(super) async fn wait_event(&self, name: &str, within: Duration) -> Option<Instant> {
         let deadline = Instant::now() + within;
