@@ -94,6 +94,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The message of `e` starts with `start` and says `part` somewhere.
+    fn assert_message(e: &Error, start: &str, part: &str) {
+        assert!(e.message.starts_with(start), "{}", e.message);
+        assert!(e.message.contains(part), "{}", e.message);
+    }
+
     #[test]
     fn the_destination_adtls_is_no_tls_failure() {
         let e = Error::new(
@@ -115,16 +121,10 @@ mod tests {
             e.details(),
             vec![("url", json!("https://h/x")), ("httpStatus", json!(401))]
         );
-        assert!(
-            e.message
-                .starts_with("reentrance logon failed: wrong user or password"),
-            "{}",
-            e.message
-        );
-        assert!(
-            e.message.contains("HTTP 401 from https://h/x"),
-            "{}",
-            e.message
+        assert_message(
+            &e,
+            "reentrance logon failed: wrong user or password",
+            "HTTP 401 from https://h/x",
         );
     }
 
@@ -133,12 +133,7 @@ mod tests {
         let text = "Logon to ADTLS did not reach 'connected' (disconnected: PKIX path building failed: x).";
         let e = classify_or(Error::new(text), codes::LOGON_FAILED);
         assert!(e.has_code(codes::TLS_CERT));
-        assert!(e.message.starts_with(text), "{}", e.message);
-        assert!(
-            e.message.contains("connection.extraCaCerts"),
-            "{}",
-            e.message
-        );
+        assert_message(&e, text, "connection.extraCaCerts");
     }
 
     #[test]

@@ -62,12 +62,17 @@ mod tests {
         Url::parse(s).unwrap()
     }
 
-    #[test]
-    fn the_system_and_its_proxy_are_allowed_over_tls() {
-        let allowed = [
+    /// The system and its local TLS proxy.
+    fn allowed() -> [Url; 2] {
+        [
             url("https://sap.example.com"),
             url("https://localhost:4711"),
-        ];
+        ]
+    }
+
+    #[test]
+    fn the_system_and_its_proxy_are_allowed_over_tls() {
+        let allowed = allowed();
         for ok in [
             "https://sap.example.com/sap/bc/adt/core/http/reentranceticket?x=1",
             "https://SAP.example.com:443/x",
@@ -79,10 +84,7 @@ mod tests {
 
     #[test]
     fn foreign_hosts_ports_plain_http_and_other_schemes_are_refused() {
-        let allowed = [
-            url("https://sap.example.com"),
-            url("https://localhost:4711"),
-        ];
+        let allowed = allowed();
         for bad in [
             "https://evil.example.com/sap/bc/adt/core/http/reentranceticket",
             "https://sap.example.com:8443/x",

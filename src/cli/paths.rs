@@ -159,28 +159,37 @@ mod tests {
     #[test]
     fn files_are_named_as_abapgit_names_them() {
         let s = PathScheme::new(None);
-        assert_eq!(
-            s.file("ZCL_TEST", "CLAS/OC", None),
-            "src/zcl_test.clas.abap"
-        );
-        assert_eq!(
-            s.file("ZCL_TEST", "CLAS/OC", Some("testclasses")),
-            "src/zcl_test.clas.testclasses.abap"
-        );
-        assert_eq!(
-            s.file("ZCL_TEST", "CLAS/OC", Some("definitions")),
-            "src/zcl_test.clas.locals_def.abap"
-        );
-        assert_eq!(
-            s.file("ZCL_TEST", "CLAS/OC", Some("implementations")),
-            "src/zcl_test.clas.locals_imp.abap"
-        );
-        assert_eq!(
-            s.file("/ABC/CL_X", "CLAS/OC", Some("main")),
-            "src/#abc#cl_x.clas.abap"
-        );
-        assert_eq!(s.file("ZI_X", "DDLS/DF", None), "src/zi_x.ddls.asddls");
-        assert_eq!(s.file("ZIF_X", "INTF/OI", None), "src/zif_x.intf.abap");
+        for (name, object_type, part, file) in [
+            ("ZCL_TEST", "CLAS/OC", None, "src/zcl_test.clas.abap"),
+            (
+                "ZCL_TEST",
+                "CLAS/OC",
+                Some("testclasses"),
+                "src/zcl_test.clas.testclasses.abap",
+            ),
+            (
+                "ZCL_TEST",
+                "CLAS/OC",
+                Some("definitions"),
+                "src/zcl_test.clas.locals_def.abap",
+            ),
+            (
+                "ZCL_TEST",
+                "CLAS/OC",
+                Some("implementations"),
+                "src/zcl_test.clas.locals_imp.abap",
+            ),
+            (
+                "/ABC/CL_X",
+                "CLAS/OC",
+                Some("main"),
+                "src/#abc#cl_x.clas.abap",
+            ),
+            ("ZI_X", "DDLS/DF", None, "src/zi_x.ddls.asddls"),
+            ("ZIF_X", "INTF/OI", None, "src/zif_x.intf.abap"),
+        ] {
+            assert_eq!(s.file(name, object_type, part), file, "{name} {part:?}");
+        }
         assert_eq!(
             PathScheme::new(Some("abap/src")).file("P", "PROG/P", None),
             "abap/src/p.prog.abap"

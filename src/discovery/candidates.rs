@@ -200,14 +200,10 @@ fn binary_kind(path: &Path) -> BinaryKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::test_dir::fresh_temp_dir;
 
     fn temp_dir(tag: &str) -> PathBuf {
-        let mut random = [0u8; 8];
-        getrandom::fill(&mut random).unwrap();
-        let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let dir = std::env::temp_dir().join(format!("adt-ls-native-listing-{tag}-{hex}"));
-        fs::create_dir_all(&dir).unwrap();
-        dir
+        fresh_temp_dir(&format!("adt-ls-native-listing-{tag}"))
     }
 
     fn touch(path: &Path) {

@@ -17,4 +17,6 @@ pub(crate) mod progress;
 pub(crate) mod redact;
 
 #[cfg(test)]
+pub(crate) mod test_dir;
+#[cfg(test)]
 pub(crate) mod test_skip;

@@ -162,6 +162,20 @@ impl Transport {
             .body(body.to_string())
     }
 
+    /// Trace `body` going out and POST it; a failure to send is reported for `method`.
+    async fn send_post(
+        &self,
+        method: &str,
+        body: &Value,
+        headers: &SessionHeaders,
+    ) -> Result<Response> {
+        self.trace_out(body, headers);
+        self.post(headers, body)
+            .send()
+            .await
+            .map_err(|e| errors::send_failed(method, &e))
+    }
+
     fn with_headers(&self, builder: RequestBuilder, headers: &SessionHeaders) -> RequestBuilder {
         let mut map = HeaderMap::new();
         map.insert(AUTHORIZATION, self.auth.clone());
@@ -186,12 +200,7 @@ impl Transport {
         body: &Value,
         headers: &SessionHeaders,
     ) -> std::result::Result<Answer, Failure> {
-        self.trace_out(body, headers);
-        let response = self
-            .post(headers, body)
-            .send()
-            .await
-            .map_err(|e| errors::send_failed(method, &e))?;
+        let response = self.send_post(method, body, headers).await?;
         let status = response.status();
         if !status.is_success() {
             self.trace_status("POST", status.as_u16(), headers);
@@ -246,12 +255,7 @@ impl Transport {
         body: &Value,
         headers: &SessionHeaders,
     ) -> std::result::Result<(), Failure> {
-        self.trace_out(body, headers);
-        let response = self
-            .post(headers, body)
-            .send()
-            .await
-            .map_err(|e| errors::send_failed(method, &e))?;
+        let response = self.send_post(method, body, headers).await?;
         let status = response.status();
         self.trace_status("POST", status.as_u16(), headers);
         if !status.is_success() {

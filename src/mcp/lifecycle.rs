@@ -167,22 +167,32 @@ mod tests {
         );
     }
 
-    #[tokio::test]
-    async fn first_port_wins_when_free() {
+    /// [`start_with_fallback`] from `start_port` with `attempts`, each attempt answered with
+    /// `answer(port)`; the outcome and the ports tried, in order.
+    async fn fallback(
+        start_port: i64,
+        attempts: u32,
+        answer: impl Fn(i64) -> Result<Value>,
+    ) -> (Result<Value>, Vec<i64>) {
         let tried = Mutex::new(Vec::new());
         let out = start_with_fallback(
             |p| {
                 tried.lock().unwrap().push(p);
-                async move { Ok(json!({"port": p})) }
+                std::future::ready(answer(p))
             },
-            2240,
-            20,
+            start_port,
+            attempts,
             |_| async {},
         )
-        .await
-        .unwrap();
-        assert_eq!(out, json!({"port": 2240}));
-        assert_eq!(*tried.lock().unwrap(), vec![2240]);
+        .await;
+        (out, tried.into_inner().unwrap())
+    }
+
+    #[tokio::test]
+    async fn first_port_wins_when_free() {
+        let (out, tried) = fallback(2240, 20, |p| Ok(json!({"port": p}))).await;
+        assert_eq!(out.unwrap(), json!({"port": 2240}));
+        assert_eq!(tried, vec![2240]);
     }
 
     #[tokio::test]
@@ -211,47 +221,21 @@ mod tests {
 
     #[tokio::test]
     async fn other_errors_stop_at_once_and_the_last_bind_error_surfaces() {
-        let calls = Mutex::new(0);
-        let err = start_with_fallback(
-            |_| {
-                *calls.lock().unwrap() += 1;
-                async { Err(Error::new("Internal error.")) }
-            },
-            2240,
-            20,
-            |_| async {},
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(err.message, "Internal error.");
-        assert_eq!(*calls.lock().unwrap(), 1);
-        let err = start_with_fallback(
-            |p| async move { Err(Error::new(format!("EADDRINUSE {p}"))) },
-            3000,
-            3,
-            |_| async {},
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(err.message, "EADDRINUSE 3002");
+        let (out, tried) = fallback(2240, 20, |_| Err(Error::new("Internal error."))).await;
+        assert_eq!(out.unwrap_err().message, "Internal error.");
+        assert_eq!(tried.len(), 1);
+        let (out, _) = fallback(3000, 3, |p| Err(Error::new(format!("EADDRINUSE {p}")))).await;
+        assert_eq!(out.unwrap_err().message, "EADDRINUSE 3002");
     }
 
     #[tokio::test]
     async fn the_fallback_stays_within_the_ports_adt_ls_accepts() {
-        let tried = Mutex::new(Vec::new());
-        let err = start_with_fallback(
-            |p| {
-                tried.lock().unwrap().push(p);
-                async move { Err(Error::new(format!("failed to bind to port {p}"))) }
-            },
-            65533,
-            20,
-            |_| async {},
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(*tried.lock().unwrap(), vec![65533, 65534, 65535]);
-        assert_eq!(err.message, "failed to bind to port 65535");
+        let (out, tried) = fallback(65533, 20, |p| {
+            Err(Error::new(format!("failed to bind to port {p}")))
+        })
+        .await;
+        assert_eq!(tried, vec![65533, 65534, 65535]);
+        assert_eq!(out.unwrap_err().message, "failed to bind to port 65535");
     }
 
     #[test]

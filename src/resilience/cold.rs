@@ -52,6 +52,7 @@ where
 mod tests {
     use super::*;
     use crate::resilience::classify::is_transient_cold_error;
+    use crate::resilience::test_support::{counted, failing_first};
     use std::sync::atomic::{AtomicU32, Ordering};
 
     fn fast() -> ColdRetry {
@@ -61,77 +62,55 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn empty_results_are_retried_until_warm() {
+    /// Cold retry (fast delays) of empty results only, over the answers `answer(attempt)`:
+    /// the outcome and the number of attempts made.
+    async fn retry_empty(answer: impl Fn(u32) -> Result<Vec<i32>>) -> (Result<Vec<i32>>, u32) {
         let calls = AtomicU32::new(0);
         let out = with_cold_retry(
             fast(),
-            || {
-                let n = calls.fetch_add(1, Ordering::SeqCst);
-                async move { Ok(if n < 2 { vec![] } else { vec![1] }) }
-            },
+            counted(&calls, answer),
             |v: &Vec<i32>| v.is_empty(),
             |_| false,
         )
-        .await
-        .unwrap();
-        assert_eq!(out, vec![1]);
-        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        .await;
+        (out, calls.load(Ordering::SeqCst))
+    }
+
+    /// Cold retry (fast delays) of transient errors only, over the answers
+    /// `answer(attempt)`: the outcome and the number of attempts made.
+    async fn retry_transient(answer: impl Fn(u32) -> Result<i32>) -> (Result<i32>, u32) {
+        let calls = AtomicU32::new(0);
+        let out = with_cold_retry(
+            fast(),
+            counted(&calls, answer),
+            |_| false,
+            |e| is_transient_cold_error(&e.message),
+        )
+        .await;
+        (out, calls.load(Ordering::SeqCst))
+    }
+
+    #[tokio::test]
+    async fn empty_results_are_retried_until_warm() {
+        let (out, calls) = retry_empty(|n| Ok(if n < 2 { vec![] } else { vec![1] })).await;
+        assert_eq!(out.unwrap(), vec![1]);
+        assert_eq!(calls, 3);
     }
 
     #[tokio::test]
     async fn the_last_cold_result_is_returned() {
-        let calls = AtomicU32::new(0);
-        let out = with_cold_retry(
-            fast(),
-            || {
-                calls.fetch_add(1, Ordering::SeqCst);
-                async { Ok(Vec::<i32>::new()) }
-            },
-            |v: &Vec<i32>| v.is_empty(),
-            |_| false,
-        )
-        .await
-        .unwrap();
-        assert!(out.is_empty());
-        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        let (out, calls) = retry_empty(|_| Ok(Vec::new())).await;
+        assert!(out.unwrap().is_empty());
+        assert_eq!(calls, 3);
     }
 
     #[tokio::test]
     async fn transient_errors_are_retried_others_are_not() {
-        let calls = AtomicU32::new(0);
-        let out = with_cold_retry(
-            fast(),
-            || {
-                let n = calls.fetch_add(1, Ordering::SeqCst);
-                async move {
-                    if n == 0 {
-                        Err(Error::new("Internal error."))
-                    } else {
-                        Ok(7)
-                    }
-                }
-            },
-            |_| false,
-            |e| is_transient_cold_error(&e.message),
-        )
-        .await
-        .unwrap();
-        assert_eq!(out, 7);
-        let calls = AtomicU32::new(0);
-        let err = with_cold_retry(
-            fast(),
-            || {
-                calls.fetch_add(1, Ordering::SeqCst);
-                async { Err::<i32, _>(Error::new("not found")) }
-            },
-            |_| false,
-            |e| is_transient_cold_error(&e.message),
-        )
-        .await
-        .unwrap_err();
-        assert_eq!(err.message, "not found");
-        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        let (out, _) = retry_transient(failing_first("Internal error.", 7)).await;
+        assert_eq!(out.unwrap(), 7);
+        let (out, calls) = retry_transient(|_| Err(Error::new("not found"))).await;
+        assert_eq!(out.unwrap_err().message, "not found");
+        assert_eq!(calls, 1);
     }
 
     #[tokio::test(start_paused = true)]

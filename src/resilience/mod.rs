@@ -4,4 +4,6 @@
 pub(crate) mod classify;
 pub(crate) mod cold;
 pub(crate) mod single_flight;
+#[cfg(test)]
+mod test_support;
 pub(crate) mod wrappers;

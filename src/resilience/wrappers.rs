@@ -78,6 +78,7 @@ where
 mod tests {
     use super::*;
     use crate::kernel::error::Error;
+    use crate::resilience::test_support::{counted, failing_first};
     use std::sync::atomic::{AtomicU32, Ordering};
 
     fn counter(result: bool) -> (Arc<AtomicU32>, Relogon) {
@@ -96,16 +97,7 @@ mod tests {
         let calls = AtomicU32::new(0);
         let out = with_relogon(
             Some(&relogon),
-            || {
-                let n = calls.fetch_add(1, Ordering::SeqCst);
-                async move {
-                    if n == 0 {
-                        Err(Error::new("Your user was logged off"))
-                    } else {
-                        Ok(5)
-                    }
-                }
-            },
+            counted(&calls, failing_first("Your user was logged off", 5)),
             |_| false,
         )
         .await
@@ -130,10 +122,7 @@ mod tests {
         let calls = AtomicU32::new(0);
         let err = with_relogon(
             Some(&relogon),
-            || {
-                calls.fetch_add(1, Ordering::SeqCst);
-                async { Err::<i32, _>(Error::new("logged off")) }
-            },
+            counted(&calls, |_| Err::<i32, _>(Error::new("logged off"))),
             |_| false,
         )
         .await
@@ -146,16 +135,9 @@ mod tests {
     async fn relogon_on_a_logged_off_result() {
         let (_, relogon) = counter(true);
         let calls = AtomicU32::new(0);
-        let out = with_relogon(
-            Some(&relogon),
-            || {
-                let n = calls.fetch_add(1, Ordering::SeqCst);
-                async move { Ok(n) }
-            },
-            |v| *v == 0,
-        )
-        .await
-        .unwrap();
+        let out = with_relogon(Some(&relogon), counted(&calls, Ok), |v| *v == 0)
+            .await
+            .unwrap();
         assert_eq!(out, 1);
         let (_, failing) = counter(false);
         let out = with_relogon(Some(&failing), || async { Ok(0) }, |v| *v == 0)
@@ -168,16 +150,10 @@ mod tests {
     async fn write_retry_only_after_a_revived_session_error() {
         let (probes, revive) = counter(true);
         let calls = AtomicU32::new(0);
-        let out = with_write_retry(Some(&revive), || {
-            let n = calls.fetch_add(1, Ordering::SeqCst);
-            async move {
-                if n == 0 {
-                    Err(Error::new("423 invalid lock handle"))
-                } else {
-                    Ok(())
-                }
-            }
-        })
+        let out = with_write_retry(
+            Some(&revive),
+            counted(&calls, failing_first("423 invalid lock handle", ())),
+        )
         .await;
         assert!(out.is_ok());
         assert_eq!(probes.load(Ordering::SeqCst), 1);
@@ -211,16 +187,9 @@ mod tests {
     async fn search_with_revive_rules() {
         let (probes, revive) = counter(true);
         let calls = AtomicU32::new(0);
-        let out = search_with_revive(
-            Some(&revive),
-            || {
-                let n = calls.fetch_add(1, Ordering::SeqCst);
-                async move { Ok(n) }
-            },
-            |v| *v == 0,
-        )
-        .await
-        .unwrap();
+        let out = search_with_revive(Some(&revive), counted(&calls, Ok), |v| *v == 0)
+            .await
+            .unwrap();
         assert_eq!(out, 1);
         assert_eq!(probes.load(Ordering::SeqCst), 1);
         let out = search_with_revive(Some(&revive), || async { Ok(3) }, |v| *v == 0)

@@ -27,6 +27,18 @@ impl Scratch {
     fn join(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
+    /// A file `name` holding `content`.
+    fn file(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.join(name);
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+    /// A symlink `name` pointing at `target`.
+    fn link(&self, name: &str, target: impl AsRef<Path>) -> PathBuf {
+        let path = self.join(name);
+        symlink(target, &path).unwrap();
+        path
+    }
     fn dir(&self, name: &str, mode: u32) -> PathBuf {
         let dir = self.join(name);
         std::fs::create_dir_all(&dir).unwrap();
@@ -88,13 +100,10 @@ fn bounded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
 #[test]
 fn appending_refuses_links_fifos_devices_and_files_others_may_write() {
     let s = Scratch::new("append");
-    let target = s.join("mine.txt");
-    std::fs::write(&target, "keep\n").unwrap();
-    let link = s.join("link.jsonl");
-    symlink(&target, &link).unwrap();
+    let target = s.file("mine.txt", "keep\n");
+    let link = s.link("link.jsonl", &target);
     assert_eq!(reason(open_append(&link, "the trace file")), "symlink");
-    let dangling = s.join("dangling.jsonl");
-    symlink(s.join("nowhere"), &dangling).unwrap();
+    let dangling = s.link("dangling.jsonl", s.join("nowhere"));
     assert_eq!(reason(open_append(&dangling, "the trace file")), "symlink");
     assert!(
         !s.join("nowhere").exists(),
@@ -144,8 +153,7 @@ fn appending_creates_0600_and_appends_to_a_file_of_ours() {
     let mut file = open_append(&fresh, "the trace file").unwrap();
     file.write_all(b"a\n").unwrap();
     assert_eq!(mode_of(&fresh), 0o600);
-    let readable = s.join("readable.jsonl");
-    std::fs::write(&readable, "x\n").unwrap();
+    let readable = s.file("readable.jsonl", "x\n");
     chmod(&readable, 0o644);
     let mut file = open_append(&readable, "the trace file").unwrap();
     file.write_all(b"y\n").unwrap();
@@ -197,8 +205,7 @@ fn files_and_dirs_of_another_user_are_refused() {
         return;
     }
     let s = Scratch::new("foreign");
-    let theirs = s.join("theirs.jsonl");
-    std::fs::write(&theirs, "").unwrap();
+    let theirs = s.file("theirs.jsonl", "");
     chmod(&theirs, 0o600);
     chown_nobody(&theirs);
     assert_eq!(
@@ -234,15 +241,13 @@ fn files_and_dirs_of_another_user_are_refused() {
 fn a_data_dir_that_is_a_link_is_refused_and_its_target_keeps_its_mode() {
     let s = Scratch::new("datadir");
     let target = s.dir("precious", 0o755);
-    let link = s.join("data");
-    symlink(&target, &link).unwrap();
+    let link = s.link("data", &target);
     assert_eq!(
         reason(ensure_private_dir_all(&link, "the data dir")),
         "symlink"
     );
     assert_eq!(mode_of(&target), 0o755);
-    let file = s.join("file");
-    std::fs::write(&file, "").unwrap();
+    let file = s.file("file", "");
     assert_eq!(
         reason(ensure_private_dir_all(&file, "the data dir")),
         "not-directory"
@@ -262,8 +267,7 @@ fn a_data_dir_that_is_a_link_is_refused_and_its_target_keeps_its_mode() {
         assert_eq!(mode_of(&dir), 0o700, "{}", dir.display());
     }
     // A link among the missing levels' ancestors leads to its target's real path.
-    let via = s.join("via");
-    symlink(&s.0, &via).unwrap();
+    let via = s.link("via", &s.0);
     let made = ensure_private_dir_all(&via.join("x"), "the data dir").unwrap();
     assert_eq!(made, s.join("x"));
 }
@@ -271,10 +275,8 @@ fn a_data_dir_that_is_a_link_is_refused_and_its_target_keeps_its_mode() {
 #[test]
 fn private_files_are_written_0600_never_through_a_link() {
     let s = Scratch::new("private");
-    let target = s.join("elsewhere");
-    std::fs::write(&target, "keep").unwrap();
-    let link = s.join("truststore.p12");
-    symlink(&target, &link).unwrap();
+    let target = s.file("elsewhere", "keep");
+    let link = s.link("truststore.p12", &target);
     assert_eq!(reason(write_private_file(&link, b"secret")), "symlink");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
     let fifo = s.join("fifo.p12");
@@ -284,8 +286,7 @@ fn private_files_are_written_0600_never_through_a_link() {
         reason(bounded(move || write_private_file(&lone, b"x"))),
         "not-regular"
     );
-    let existing = s.join("old.pem");
-    std::fs::write(&existing, "a much longer old content").unwrap();
+    let existing = s.file("old.pem", "a much longer old content");
     chmod(&existing, 0o644);
     write_private_file(&existing, b"new").unwrap();
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "new");

@@ -118,23 +118,28 @@ fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kernel::test_dir::fresh_temp_dir;
 
     fn temp_dir(tag: &str) -> PathBuf {
-        let mut random = [0u8; 8];
-        getrandom::fill(&mut random).unwrap();
-        let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let dir = std::env::temp_dir().join(format!("tlsmod-jre-{tag}-{hex}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+        fresh_temp_dir(&format!("tlsmod-jre-{tag}"))
     }
 
-    fn make_layout(base: &Path, bin: &str, keytool: &str) -> PathBuf {
+    /// An empty file at `path`, its directories created.
+    fn touch(path: &Path) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "").unwrap();
+    }
+
+    /// Where the keytool of the JVM plugin `jvm` under `base` lies.
+    fn keytool_in(base: &Path, jvm: &str) -> PathBuf {
+        base.join(jvm).join("jre/bin").join(keytool_name())
+    }
+
+    /// An empty `bin` and a keytool in the JVM plugin `jvm`, both under `base`; the `bin` path.
+    fn make_layout(base: &Path, bin: &str, jvm: &str) -> PathBuf {
         let bin_path = base.join(bin);
-        std::fs::create_dir_all(bin_path.parent().unwrap()).unwrap();
-        std::fs::write(&bin_path, "").unwrap();
-        let keytool_path = base.join(keytool);
-        std::fs::create_dir_all(keytool_path.parent().unwrap()).unwrap();
-        std::fs::write(&keytool_path, "").unwrap();
+        touch(&bin_path);
+        touch(&keytool_in(base, jvm));
         bin_path
     }
 
@@ -142,16 +147,9 @@ mod tests {
     fn finds_keytool_in_the_linux_layout() {
         let base = temp_dir("linux");
         let jvm = "plugins/com.sap.adt.jvm.sapmachineminimal.linux.x86_64_21.11.0";
-        let bin = make_layout(
-            &base,
-            "adt-ls",
-            &format!("{jvm}/jre/bin/{}", keytool_name()),
-        );
+        let bin = make_layout(&base, "adt-ls", jvm);
         let tools = resolve_jre_tools(&bin).unwrap();
-        assert_eq!(
-            tools.keytool,
-            base.join(jvm).join("jre/bin").join(keytool_name())
-        );
+        assert_eq!(tools.keytool, keytool_in(&base, jvm));
         assert_eq!(
             tools.cacerts,
             base.join(jvm).join("jre/lib/security/cacerts")
@@ -164,16 +162,9 @@ mod tests {
         let base = temp_dir("mac");
         let jvm =
             "Contents/Eclipse/plugins/com.sap.adt.jvm.sapmachineminimal.macosx.aarch64_21.11.0";
-        let bin = make_layout(
-            &base,
-            "Contents/MacOS/adt-ls",
-            &format!("{jvm}/jre/bin/{}", keytool_name()),
-        );
+        let bin = make_layout(&base, "Contents/MacOS/adt-ls", jvm);
         let tools = resolve_jre_tools(&bin).unwrap();
-        assert_eq!(
-            tools.keytool,
-            base.join(jvm).join("jre/bin").join(keytool_name())
-        );
+        assert_eq!(tools.keytool, keytool_in(&base, jvm));
         std::fs::remove_dir_all(base).unwrap();
     }
 
@@ -183,12 +174,8 @@ mod tests {
         let old = "plugins/com.sap.adt.jvm.sapmachine_21.11.0";
         let new = "plugins/com.sap.adt.jvm.sapmachine_21.12.0";
         let broken = "plugins/com.sap.adt.jvm.zzz_no_keytool";
-        let bin = make_layout(
-            &base,
-            "adt-ls",
-            &format!("{old}/jre/bin/{}", keytool_name()),
-        );
-        make_layout(&base, "x", &format!("{new}/jre/bin/{}", keytool_name()));
+        let bin = make_layout(&base, "adt-ls", old);
+        make_layout(&base, "x", new);
         std::fs::create_dir_all(base.join(broken).join("jre/bin")).unwrap();
         let tools = resolve_jre_tools(&bin).unwrap();
         assert!(tools.keytool.starts_with(base.join(new)), "{tools:?}");

@@ -5,7 +5,7 @@ use super::super::args::Format;
 use super::super::exit::{Failure, Status};
 use super::super::objects::Obj;
 use super::super::output;
-use super::{Outcome, Run};
+use super::{array_at, Outcome, Run};
 use serde_json::{json, Value};
 
 pub(crate) async fn run(run: &Run, objects: &[Obj]) -> Result<Outcome, Failure> {
@@ -56,18 +56,9 @@ fn text(obj: &Obj, ok: bool, result: &Value) -> String {
         obj.label(),
         if ok { "activated" } else { "not activated" }
     );
-    let files = result
-        .get("diagnostics")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten();
+    let files = array_at(result, "diagnostics");
     for file in files {
-        for d in file
-            .get("diagnostic")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for d in array_at(file, "diagnostic") {
             let line = d
                 .pointer("/range/start/line")
                 .and_then(Value::as_u64)

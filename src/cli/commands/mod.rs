@@ -24,6 +24,15 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The elements of the array under `key` in `value`; none when there is no such array.
+pub(crate) fn array_at<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
 /// `1 finding`, `3 findings`.
 pub(crate) fn count(n: usize, noun: &str) -> String {
     if n == 1 {

@@ -6,7 +6,7 @@
 use super::super::args::Format;
 use super::super::exit::{Failure, Status};
 use super::super::output;
-use super::{Outcome, Run};
+use super::{array_at, Outcome, Run};
 use serde_json::{json, Value};
 
 pub(crate) async fn tools(run: &Run) -> Result<Outcome, Failure> {
@@ -14,17 +14,12 @@ pub(crate) async fn tools(run: &Run) -> Result<Outcome, Failure> {
     let tools = caps.get("tools").cloned().unwrap_or(json!([]));
     let report = match run.format {
         Format::Json => output::json(&json!({ "tools": tools })),
-        _ => tools
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|t| {
-                let name = t.get("name").and_then(Value::as_str).unwrap_or("");
-                let description = t.get("description").and_then(Value::as_str).unwrap_or("");
-                let first = description.lines().next().unwrap_or("");
-                format!("{name:<48} {first}").trim_end().to_string() + "\n"
-            })
-            .collect(),
+        _ => line_per_element(&tools, |t| {
+            let name = t.get("name").and_then(Value::as_str).unwrap_or("");
+            let description = t.get("description").and_then(Value::as_str).unwrap_or("");
+            let first = description.lines().next().unwrap_or("");
+            format!("{name:<48} {first}")
+        }),
     };
     Ok(Outcome::ok(report))
 }
@@ -46,11 +41,7 @@ pub(crate) async fn call(run: &Run, tool: &str, raw_args: &str) -> Result<Outcom
         .unwrap_or(false);
     let report = match run.format {
         Format::Json => output::json(&result),
-        _ => result
-            .get("content")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        _ => array_at(&result, "content")
             .filter_map(|c| c.get("text").and_then(Value::as_str))
             .map(|t| format!("{}\n", t.trim_end()))
             .collect(),
@@ -71,24 +62,29 @@ pub(crate) async fn destinations(run: &Run) -> Result<Outcome, Failure> {
     let list = run.call("listDestinations", vec![]).await?;
     let report = match run.format {
         Format::Json => output::json(&json!({ "destinations": list })),
-        _ => list
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|d| {
-                let id = d
-                    .get("id")
-                    .or_else(|| d.get("destinationId"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let url = d
-                    .get("systemUrl")
-                    .or_else(|| d.get("url"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                format!("{id:<20} {url}").trim_end().to_string() + "\n"
-            })
-            .collect(),
+        _ => line_per_element(&list, |d| {
+            let id = d
+                .get("id")
+                .or_else(|| d.get("destinationId"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let url = d
+                .get("systemUrl")
+                .or_else(|| d.get("url"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            format!("{id:<20} {url}")
+        }),
     };
     Ok(Outcome::ok(report))
+}
+
+/// One line per element of the array `list` (none when it is not an array): what `line`
+/// writes for it, without trailing whitespace.
+fn line_per_element(list: &Value, line: impl Fn(&Value) -> String) -> String {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| line(v).trim_end().to_string() + "\n")
+        .collect()
 }

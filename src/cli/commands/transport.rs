@@ -6,7 +6,7 @@ use super::super::args::{Format, TransportDiffArgs, TransportListArgs};
 use super::super::exit::Failure;
 use super::super::objects::Obj;
 use super::super::output;
-use super::{Outcome, Run};
+use super::{array_at, Outcome, Run};
 use crate::client::DiffPaging;
 use serde_json::{json, Value};
 
@@ -32,12 +32,7 @@ pub(crate) async fn list(run: &Run, args: &TransportListArgs) -> Result<Outcome,
 fn list_text(list: &Value) -> String {
     let field = |t: &Value, k: &str| t.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let mut out = String::new();
-    for t in list
-        .get("transports")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for t in array_at(list, "transports") {
         let line = format!(
             "{:<12} {:<10} {:<12} {}",
             field(t, "number"),
@@ -77,11 +72,7 @@ pub(crate) async fn check(run: &Run, objects: &[Obj]) -> Result<Outcome, Failure
                     "a change needs no transport"
                 }
             );
-            let numbers = check
-                .get("transports")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten();
+            let numbers = array_at(&check, "transports");
             for t in numbers {
                 let n = t
                     .get("number")

@@ -13,37 +13,47 @@ use quick_xml::Writer;
 
 /// Executed and total over the objects, from the counts or else the lines.
 pub(crate) fn totals(objects: &[ObjectCoverage]) -> (Count, Count) {
-    let mut statements = Count {
-        executed: 0,
-        total: 0,
-    };
-    let mut branches = Count {
-        executed: 0,
-        total: 0,
-    };
+    let mut statements = NOTHING;
+    let mut branches = NOTHING;
     for o in objects {
-        let lines = Count {
-            executed: o.lines.iter().filter(|l| l.hits > 0).count() as u64,
-            total: o.lines.len() as u64,
-        };
-        let s = o.statements.unwrap_or(lines);
-        statements.executed += s.executed;
-        statements.total += s.total;
-        let from_lines = o.lines.iter().filter_map(|l| l.branches).fold(
-            Count {
-                executed: 0,
-                total: 0,
-            },
-            |a, b| Count {
-                executed: a.executed + b.executed,
-                total: a.total + b.total,
-            },
-        );
-        let b = o.branches.unwrap_or(from_lines);
-        branches.executed += b.executed;
-        branches.total += b.total;
+        statements = add(statements, o.statements.unwrap_or(line_hits(&o.lines)));
+        branches = add(branches, o.branches.unwrap_or(line_branches(&o.lines)));
     }
     (statements, branches)
+}
+
+/// Nothing executed of nothing.
+const NOTHING: Count = Count {
+    executed: 0,
+    total: 0,
+};
+
+fn add(a: Count, b: Count) -> Count {
+    Count {
+        executed: a.executed + b.executed,
+        total: a.total + b.total,
+    }
+}
+
+/// The lines that ran of all `lines`.
+fn line_hits<'a>(lines: impl IntoIterator<Item = &'a Line>) -> Count {
+    lines.into_iter().fold(NOTHING, |c, l| {
+        add(
+            c,
+            Count {
+                executed: u64::from(l.hits > 0),
+                total: 1,
+            },
+        )
+    })
+}
+
+/// The branch counts of `lines` added up.
+fn line_branches<'a>(lines: impl IntoIterator<Item = &'a Line>) -> Count {
+    lines
+        .into_iter()
+        .filter_map(|l| l.branches)
+        .fold(NOTHING, add)
 }
 
 /// A rate from a count (1 when there is nothing to cover), as Cobertura writes it.
@@ -146,25 +156,10 @@ fn object_classes(
         let (name, line_rate, branch_rate) = if part == "main" {
             (o.name.clone(), o.line_fraction(), o.branch_fraction())
         } else {
-            let hit = lines.iter().filter(|l| l.hits > 0).count() as u64;
-            let b = lines.iter().filter_map(|l| l.branches).fold(
-                Count {
-                    executed: 0,
-                    total: 0,
-                },
-                |a, b| Count {
-                    executed: a.executed + b.executed,
-                    total: a.total + b.total,
-                },
-            );
-            let statements = Count {
-                executed: hit,
-                total: lines.len() as u64,
-            };
             (
                 format!("{}.{part}", o.name),
-                fraction(statements),
-                fraction(b),
+                fraction(line_hits(lines.iter().copied())),
+                fraction(line_branches(lines.iter().copied())),
             )
         };
         let file = paths.file(&o.name, &o.object_type, Some(&part));
@@ -212,6 +207,7 @@ fn line(w: &mut Writer<Vec<u8>>, l: &Line) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::report::test_fixtures::{count, line};
 
     fn object(lines: Vec<Line>) -> ObjectCoverage {
         ObjectCoverage {
@@ -220,14 +216,8 @@ mod tests {
             statement_rate: Some(40.0),
             branch_rate: Some(50.0),
             procedure_rate: Some(50.0),
-            statements: Some(Count {
-                executed: 2,
-                total: 5,
-            }),
-            branches: Some(Count {
-                executed: 1,
-                total: 2,
-            }),
+            statements: Some(count(2, 5)),
+            branches: Some(count(1, 2)),
             procedures: None,
             lines,
         }
@@ -236,27 +226,9 @@ mod tests {
     #[test]
     fn classes_with_adt_ls_rates_and_lines() {
         let lines = vec![
-            Line {
-                part: "main".into(),
-                line: 8,
-                hits: 1,
-                branches: Some(Count {
-                    executed: 1,
-                    total: 2,
-                }),
-            },
-            Line {
-                part: "main".into(),
-                line: 9,
-                hits: 0,
-                branches: None,
-            },
-            Line {
-                part: "macros".into(),
-                line: 2,
-                hits: 1,
-                branches: None,
-            },
+            line("main", 8, 1, Some(count(1, 2))),
+            line("main", 9, 0, None),
+            line("macros", 2, 1, None),
         ];
         let xml = render(&[object(lines)], &PathScheme::new(None), 7);
         assert!(xml.contains(r#"<coverage line-rate="0.4" branch-rate="0.5" lines-covered="2" lines-valid="5" branches-covered="1" branches-valid="2""#), "{xml}");
@@ -282,12 +254,7 @@ mod tests {
 
     #[test]
     fn totals_fall_back_to_the_lines() {
-        let mut o = object(vec![Line {
-            part: "main".into(),
-            line: 1,
-            hits: 0,
-            branches: None,
-        }]);
+        let mut o = object(vec![line("main", 1, 0, None)]);
         o.statements = None;
         o.branches = None;
         let (s, b) = totals(&[o]);

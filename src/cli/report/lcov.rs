@@ -70,7 +70,7 @@ fn record(out: &mut String, o: &ObjectCoverage, part: &str, lines: &[&Line], pat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::coverage_model::Count;
+    use crate::cli::report::test_fixtures::{count, line};
 
     #[test]
     fn records_with_lines_branches_and_totals() {
@@ -80,31 +80,12 @@ mod tests {
             statement_rate: Some(50.0),
             branch_rate: Some(50.0),
             procedure_rate: None,
-            statements: Some(Count {
-                executed: 1,
-                total: 2,
-            }),
-            branches: Some(Count {
-                executed: 1,
-                total: 2,
-            }),
+            statements: Some(count(1, 2)),
+            branches: Some(count(1, 2)),
             procedures: None,
             lines: vec![
-                Line {
-                    part: "main".into(),
-                    line: 8,
-                    hits: 2,
-                    branches: Some(Count {
-                        executed: 1,
-                        total: 2,
-                    }),
-                },
-                Line {
-                    part: "main".into(),
-                    line: 9,
-                    hits: 0,
-                    branches: None,
-                },
+                line("main", 8, 2, Some(count(1, 2))),
+                line("main", 9, 0, None),
             ],
         };
         let text = render(std::slice::from_ref(&o), &PathScheme::new(None));

@@ -8,3 +8,5 @@ pub(crate) mod cobertura;
 pub(crate) mod junit;
 pub(crate) mod lcov;
 pub(crate) mod sarif;
+#[cfg(test)]
+mod test_fixtures;

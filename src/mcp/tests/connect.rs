@@ -1,8 +1,11 @@
 //! The connect handshake: exact initialize params and headers, version negotiation, the
 //! initialized notification's 202 rule, single flight, cleanup on failure, the debug line.
 
-use super::server::{initialize_reply, mcp, Recorded, Reply, TestServer};
-use super::support::{client, err, log_lines, str_code};
+use super::server::{handshake, initialize_reply, mcp, Recorded, Reply, TestServer};
+use super::support::{
+    assert_client_headers, assert_session_headers, client, err, failed_connect, log_lines,
+    single_delete, str_code,
+};
 use crate::kernel::log::Level;
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,32 +33,14 @@ async fn initialize_and_initialized_are_sent_exactly_as_specified() {
     assert_eq!(init.header("mcp-protocol-version"), None);
     assert_eq!(init.header("mcp-session-id"), None);
     for req in &requests {
-        assert_eq!(
-            req.header("authorization").as_deref(),
-            Some("Bearer secret")
-        );
-        assert_eq!(
-            req.header("content-type").as_deref(),
-            Some("application/json")
-        );
-        assert_eq!(
-            req.header("accept").as_deref(),
-            Some("application/json, text/event-stream")
-        );
+        assert_client_headers(req);
     }
     let initialized = &requests[1];
     assert_eq!(
         initialized.body,
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
     );
-    assert_eq!(
-        initialized.header("mcp-session-id").as_deref(),
-        Some("sess-A")
-    );
-    assert_eq!(
-        initialized.header("mcp-protocol-version").as_deref(),
-        Some("2025-06-18")
-    );
+    assert_session_headers(initialized, "sess-A", "2025-06-18");
     assert_eq!(client.session_id().as_deref(), Some("sess-A"));
     assert_eq!(client.protocol_version().as_deref(), Some("2025-06-18"));
 }
@@ -68,8 +53,8 @@ async fn both_supported_versions_are_accepted_and_others_rejected() {
         assert_eq!(client.connect().await, Ok(()), "{version}");
         assert_eq!(client.protocol_version().as_deref(), Some(version));
     }
-    let server = TestServer::start(mcp("2024-11-05", None, |_| Reply::status(500))).await;
-    let e = err(client(&server.url()).connect().await);
+    let (server, _client, e) =
+        failed_connect(mcp("2024-11-05", None, |_| Reply::status(500))).await;
     assert_eq!(e.message, "Unsupported MCP protocol version: 2024-11-05");
     assert_eq!(str_code(&e), Some("ERR_MCP_PROTOCOL"));
     assert!(server.requests_for("notifications/initialized").is_empty());
@@ -79,14 +64,10 @@ async fn both_supported_versions_are_accepted_and_others_rejected() {
 
 #[tokio::test]
 async fn initialized_must_be_answered_with_202() {
-    let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, "2025-06-18", Some("s")),
-        "notifications/initialized" => Reply::status(200),
-        _ => Reply::status(200),
-    })
+    let (server, client, e) = failed_connect(handshake("2025-06-18", Some("s"), 200, |_| {
+        Reply::status(200)
+    }))
     .await;
-    let client = client(&server.url());
-    let e = err(client.connect().await);
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized: expected HTTP 202, got 200"
@@ -97,12 +78,8 @@ async fn initialized_must_be_answered_with_202() {
 
 #[tokio::test]
 async fn initialized_with_an_error_status_fails_without_reinitialising() {
-    let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, "2025-06-18", None),
-        _ => Reply::status(500),
-    })
-    .await;
-    let e = err(client(&server.url()).connect().await);
+    let (server, _client, e) =
+        failed_connect(handshake("2025-06-18", None, 500, |_| Reply::status(500))).await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized failed: HTTP 500"
@@ -155,7 +132,7 @@ async fn concurrent_connects_share_one_failure_and_a_later_connect_tries_again()
 
 #[tokio::test]
 async fn a_failed_initialize_with_a_session_is_deleted_and_rethrown() {
-    let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
+    let (server, _client, e) = failed_connect(|req: &Recorded| match req.rpc_method().as_str() {
         "initialize" => Reply::json_with(
             200,
             json!({"jsonrpc": "2.0", "id": req.rpc_id(),
@@ -165,16 +142,12 @@ async fn a_failed_initialize_with_a_session_is_deleted_and_rethrown() {
         _ => Reply::status(200),
     })
     .await;
-    let client = client(&server.url());
-    let e = err(client.connect().await);
     assert_eq!(
         e.message,
         "adt-ls MCP initialize error (-32000): no destination"
     );
-    let deletes = server.requests_for("DELETE");
-    assert_eq!(deletes.len(), 1);
     assert_eq!(
-        deletes[0].header("mcp-session-id").as_deref(),
+        single_delete(&server).header("mcp-session-id").as_deref(),
         Some("doomed")
     );
 }

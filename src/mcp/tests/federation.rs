@@ -1,8 +1,12 @@
 //! One-to-one port of the reference's `mcp-federation.test.ts` (docs/architecture.md#tests): the
 //! twelve cases against a real local HTTP server.
 
-use super::server::{chunk, chunk_bytes, initialize_reply, mcp, sse_event, Reply, TestServer};
-use super::support::{client, client_with, err, TOKEN};
+use super::server::{
+    chunk, chunk_bytes, handshake, initialize_reply, mcp, sse_event, Reply, TestServer,
+};
+use super::support::{
+    assert_session_headers, client, client_with, err, failed_connect, single_delete, TOKEN,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -129,16 +133,7 @@ async fn pagination_passes_the_opaque_cursor_and_close_deletes_the_session() {
     );
 
     assert_eq!(client.close().await, Ok(()));
-    let deletes = server.requests_for("DELETE");
-    assert_eq!(deletes.len(), 1);
-    assert_eq!(
-        deletes[0].header("mcp-session-id").as_deref(),
-        Some("session-1")
-    );
-    assert_eq!(
-        deletes[0].header("mcp-protocol-version").as_deref(),
-        Some("2025-06-18")
-    );
+    assert_session_headers(&single_delete(&server), "session-1", "2025-06-18");
 }
 
 #[tokio::test]
@@ -269,14 +264,11 @@ async fn http_404_reinitialises_without_replaying_the_call() {
 
 #[tokio::test]
 async fn an_unsupported_protocol_rejects_and_deletes_the_session() {
-    let server = TestServer::start(mcp("2099-01-01", Some("s-bad"), |_| Reply::status(500))).await;
-    let client = client(&server.url());
-    let e = err(client.connect().await);
+    let (server, client, e) =
+        failed_connect(mcp("2099-01-01", Some("s-bad"), |_| Reply::status(500))).await;
     assert_eq!(e.message, "Unsupported MCP protocol version: 2099-01-01");
-    let deletes = server.requests_for("DELETE");
-    assert_eq!(deletes.len(), 1);
     assert_eq!(
-        deletes[0].header("mcp-session-id").as_deref(),
+        single_delete(&server).header("mcp-session-id").as_deref(),
         Some("s-bad")
     );
     assert!(server.requests_for("notifications/initialized").is_empty());
@@ -285,17 +277,10 @@ async fn an_unsupported_protocol_rejects_and_deletes_the_session() {
 
 #[tokio::test]
 async fn initialized_answered_404_rejects_after_one_initialize_and_a_delete() {
-    let server =
-        TestServer::start(
-            |req: &super::server::Recorded| match req.rpc_method().as_str() {
-                "initialize" => initialize_reply(req, "2025-06-18", Some("s-404")),
-                "notifications/initialized" => Reply::status(404),
-                _ => Reply::status(200),
-            },
-        )
-        .await;
-    let client = client(&server.url());
-    let e = err(client.connect().await);
+    let (server, _client, e) = failed_connect(handshake("2025-06-18", Some("s-404"), 404, |_| {
+        Reply::status(200)
+    }))
+    .await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized failed: HTTP 404"

@@ -1,6 +1,6 @@
 //! Timeouts, close (DELETE) and shutdown, and the bearer token staying out of errors and logs.
 
-use super::server::{chunk, initialize_reply, mcp, Recorded, Reply, TestServer};
+use super::server::{chunk, handshake, mcp, Recorded, Reply, TestServer};
 use super::support::{client, client_with, err, log_lines, str_code, TOKEN};
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -70,11 +70,9 @@ async fn close_without_a_session_sends_nothing() {
 async fn close_with_delete_status(
     status: u16,
 ) -> (crate::kernel::error::Result<()>, Option<String>) {
-    let server = TestServer::start(move |req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, "2025-06-18", Some("to-close")),
-        "notifications/initialized" => Reply::status(202),
-        _ => Reply::status(status),
-    })
+    let server = TestServer::start(handshake("2025-06-18", Some("to-close"), 202, move |_| {
+        Reply::status(status)
+    }))
     .await;
     let client = client(&server.url());
     assert_eq!(client.connect().await, Ok(()));
@@ -117,11 +115,9 @@ async fn a_closed_client_reconnects_on_the_next_call() {
 }
 
 async fn hanging_delete(timeout: Duration) -> (crate::kernel::error::Error, Duration) {
-    let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, "2025-06-18", Some("slow-close")),
-        "notifications/initialized" => Reply::status(202),
-        _ => Reply::Hang,
-    })
+    let server = TestServer::start(handshake("2025-06-18", Some("slow-close"), 202, |_| {
+        Reply::Hang
+    }))
     .await;
     let client = client_with(&server.url(), TOKEN, timeout);
     assert_eq!(client.connect().await, Ok(()));

@@ -2,10 +2,13 @@
 //! proxy, no redirects, and `localhost` resolving to ::1 or 127.0.0.1.
 
 use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
-use super::support::{client, err, info, init, str_code};
+use super::support::{
+    assert_client_headers, assert_session_headers, client, err, failed_connect, info, init,
+    str_code,
+};
 use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::json;
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
 #[tokio::test]
@@ -23,23 +26,8 @@ async fn every_request_after_initialize_carries_all_headers() {
     let later = &server.requests()[1..];
     assert_eq!(later.len(), 3);
     for req in later {
-        assert_eq!(
-            req.header("authorization").as_deref(),
-            Some("Bearer secret")
-        );
-        assert_eq!(
-            req.header("content-type").as_deref(),
-            Some("application/json")
-        );
-        assert_eq!(
-            req.header("accept").as_deref(),
-            Some("application/json, text/event-stream")
-        );
-        assert_eq!(req.header("mcp-session-id").as_deref(), Some("sid-7"));
-        assert_eq!(
-            req.header("mcp-protocol-version").as_deref(),
-            Some("2025-06-18")
-        );
+        assert_client_headers(req);
+        assert_session_headers(req, "sid-7", "2025-06-18");
     }
 }
 
@@ -152,7 +140,7 @@ async fn tools_call_sends_name_and_arguments() {
 
 #[tokio::test]
 async fn redirects_are_not_followed() {
-    let server = TestServer::start(|req: &Recorded| match req.path.as_str() {
+    let (server, _client, e) = failed_connect(|req: &Recorded| match req.path.as_str() {
         "/mcp" => Reply::Full {
             status: 307,
             headers: vec![("location".to_string(), "/elsewhere".to_string())],
@@ -161,7 +149,6 @@ async fn redirects_are_not_followed() {
         _ => Reply::status(500),
     })
     .await;
-    let e = err(client(&server.url()).connect().await);
     assert_eq!(e.message, "adt-ls MCP initialize failed: HTTP 307");
     assert!(server.requests().iter().all(|r| r.path == "/mcp"));
 }
@@ -245,24 +232,28 @@ async fn localhost_resolving_to_ipv4_first_reaches_an_ipv6_only_server() {
         crate::kernel::test_skip::skip("IPv6 loopback ([::1]) unavailable on this machine");
         return;
     };
-    let port = server.port();
-    let order = vec![
-        SocketAddr::from(([127, 0, 0, 1], port)),
-        SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, port)),
-    ];
-    let client = client_resolving_localhost(port, order);
-    assert_eq!(client.connect().await, Ok(()));
-    assert_eq!(server.requests_for("initialize").len(), 1);
+    connects_resolving_localhost(
+        &server,
+        [Ipv4Addr::LOCALHOST.into(), Ipv6Addr::LOCALHOST.into()],
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn localhost_resolving_to_ipv6_first_reaches_an_ipv4_only_server() {
     let server = TestServer::start(mcp("2025-06-18", None, |_| Reply::status(500))).await;
+    connects_resolving_localhost(
+        &server,
+        [Ipv6Addr::LOCALHOST.into(), Ipv4Addr::LOCALHOST.into()],
+    )
+    .await;
+}
+
+/// A client whose `localhost` resolves to `order` (at the server's port) connects to
+/// `server` with one initialize.
+async fn connects_resolving_localhost(server: &TestServer, order: [IpAddr; 2]) {
     let port = server.port();
-    let order = vec![
-        SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, port)),
-        SocketAddr::from(([127, 0, 0, 1], port)),
-    ];
+    let order = order.iter().map(|ip| SocketAddr::new(*ip, port)).collect();
     let client = client_resolving_localhost(port, order);
     assert_eq!(client.connect().await, Ok(()));
     assert_eq!(server.requests_for("initialize").len(), 1);
@@ -340,27 +331,14 @@ async fn a_call_dropped_in_a_cancel_scope_sends_notifications_cancelled_with_its
     let call = tokio::spawn(crate::kernel::cancel_scope::cancellable(async move {
         c.call_tool("t", json!({}), None).await
     }));
-    let mut id = None;
-    for _ in 0..200 {
-        id = server
-            .requests_for("tools/call")
-            .first()
-            .and_then(Recorded::rpc_id);
-        if id.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let id = id.expect("the call reached the server");
+    let id = server
+        .wait_requests_for("tools/call")
+        .await
+        .first()
+        .and_then(Recorded::rpc_id)
+        .expect("the call reached the server");
     call.abort();
-    let mut cancelled = Vec::new();
-    for _ in 0..200 {
-        cancelled = server.requests_for("notifications/cancelled");
-        if !cancelled.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let cancelled = server.wait_requests_for("notifications/cancelled").await;
     assert_eq!(cancelled.len(), 1);
     let note = &cancelled[0];
     assert_eq!(note.body["params"]["requestId"], json!(id));
@@ -388,14 +366,7 @@ async fn a_timeout_outside_a_cancel_scope_sends_no_cancellation() {
     ))
     .await;
     assert_eq!(str_code(&err(scoped)), Some("ETIMEDOUT"));
-    let mut notes = Vec::new();
-    for _ in 0..200 {
-        notes = server.requests_for("notifications/cancelled");
-        if !notes.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let notes = server.wait_requests_for("notifications/cancelled").await;
     let ids: Vec<_> = server
         .requests_for("tools/call")
         .iter()

@@ -2,7 +2,9 @@
 //! (notifications, server requests, other ids, early drop, EOF, bad data), and error shapes.
 
 use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
-use super::support::{client, client_with, err, log_lines, str_code, TOKEN};
+use super::support::{
+    assert_session_headers, client, client_with, err, log_lines, str_code, TOKEN,
+};
 use crate::kernel::error::ErrorCode;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -34,14 +36,12 @@ async fn media_type_parameters_and_whitespace_are_ignored() {
     })
     .await;
     let client = client(&server.url());
-    assert_eq!(
-        client.call_tool("json", json!({}), None).await,
-        Ok(json!({"via": "json"}))
-    );
-    assert_eq!(
-        client.call_tool("sse", json!({}), None).await,
-        Ok(json!({"via": "sse"}))
-    );
+    for tool in ["json", "sse"] {
+        assert_eq!(
+            client.call_tool(tool, json!({}), None).await,
+            Ok(json!({ "via": tool }))
+        );
+    }
 }
 
 #[tokio::test]
@@ -119,14 +119,13 @@ async fn json_batches_and_sse_batches_yield_our_response() {
     })
     .await;
     let client = client(&server.url());
-    assert_eq!(
-        client.call_tool("json", json!({}), None).await,
-        Ok(json!({"who": "us"}))
-    );
-    assert_eq!(
-        client.call_tool("sse", json!({}), None).await,
-        Ok(json!({"who": "us"}))
-    );
+    for tool in ["json", "sse"] {
+        assert_eq!(
+            client.call_tool(tool, json!({}), None).await,
+            Ok(json!({"who": "us"})),
+            "{tool}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -205,11 +204,7 @@ async fn server_requests_in_a_stream_are_answered_by_a_separate_post() {
         )
     );
     for reply in &replies {
-        assert_eq!(reply.header("mcp-session-id").as_deref(), Some("sid"));
-        assert_eq!(
-            reply.header("mcp-protocol-version").as_deref(),
-            Some("2025-06-18")
-        );
+        assert_session_headers(reply, "sid", "2025-06-18");
         assert_eq!(
             reply.header("authorization").as_deref(),
             Some("Bearer secret")

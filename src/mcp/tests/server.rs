@@ -267,6 +267,19 @@ impl TestServer {
         }
     }
 
+    /// The requests for `method` as soon as there is one, polled for up to two seconds
+    /// (empty when none came).
+    pub(super) async fn wait_requests_for(&self, method: &str) -> Vec<Recorded> {
+        for _ in 0..200 {
+            let seen = self.requests_for(method);
+            if !seen.is_empty() {
+                return seen;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        Vec::new()
+    }
+
     /// Wait (bounded) for an event named `name`.
     pub(super) async fn wait_event(&self, name: &str, within: Duration) -> Option<Instant> {
         let deadline = Instant::now() + within;
@@ -389,6 +402,21 @@ pub(super) fn initialize_reply(req: &Recorded, version: &str, session: Option<&s
     }
 }
 
+/// A handler answering `initialize` with `version`/`session`, the initialized notification
+/// with the status `initialized`, and passing everything else (DELETE too) to `rest`.
+pub(super) fn handshake(
+    version: &'static str,
+    session: Option<&'static str>,
+    initialized: u16,
+    rest: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
+    move |req: &Recorded| match req.rpc_method().as_str() {
+        "initialize" => initialize_reply(req, version, session),
+        "notifications/initialized" => Reply::status(initialized),
+        _ => rest(req),
+    }
+}
+
 /// A handler answering the lifecycle (initialize with `version`/`session`, initialized 202,
 /// DELETE 200) and passing everything else to `rest`.
 pub(super) fn mcp(
@@ -396,10 +424,10 @@ pub(super) fn mcp(
     session: Option<&'static str>,
     rest: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
 ) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
-    move |req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, version, session),
-        "notifications/initialized" => Reply::status(202),
-        "DELETE" => Reply::status(200),
-        _ => rest(req),
-    }
+    handshake(version, session, 202, move |req| {
+        match req.rpc_method().as_str() {
+            "DELETE" => Reply::status(200),
+            _ => rest(req),
+        }
+    })
 }

@@ -1,7 +1,7 @@
 //! The HTTP 404 session rule (docs/wire.md#mcp-streamable-http, docs/decisions.md#d5-1): forget, re-initialise, never
 //! replay; `tools/list` alone is retried once; ids keep counting across re-initialisations.
 
-use super::server::{initialize_reply, Recorded, Reply, TestServer};
+use super::server::{handshake, initialize_reply, Recorded, Reply, TestServer};
 use super::support::{client, err, str_code};
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -111,12 +111,8 @@ async fn generic_requests_are_not_replayed_either() {
 
 #[tokio::test]
 async fn a_404_without_a_session_is_a_plain_http_error() {
-    let server = TestServer::start(|req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" => initialize_reply(req, "2025-06-18", None),
-        "notifications/initialized" => Reply::status(202),
-        _ => Reply::status(404),
-    })
-    .await;
+    let server =
+        TestServer::start(handshake("2025-06-18", None, 202, |_| Reply::status(404))).await;
     let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
     assert_eq!(e.message, "adt-ls MCP tools/call failed: HTTP 404");
     assert_eq!(server.requests_for("initialize").len(), 1);

@@ -1,5 +1,7 @@
-//! Shared test helpers: the crypto provider, a log capture sink, client construction.
+//! Shared test helpers: the crypto provider, a log capture sink, client construction, a
+//! connect that must fail, and the checks of what the client sent (headers, the DELETE).
 
+use super::server::{Recorded, Reply, TestServer};
 use crate::kernel::error::{Error, ErrorCode};
 use crate::kernel::log::{self, Level};
 use crate::mcp::{ClientInfo, McpClient, McpClientOptions};
@@ -40,6 +42,17 @@ pub(super) fn client_with(url: &str, token: &str, timeout: Duration) -> McpClien
     }
 }
 
+/// A client connecting to a server answering with `handler`: the server, the client and
+/// the error the connect failed with (a successful connect fails the test).
+pub(super) async fn failed_connect(
+    handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> (TestServer, McpClient, Error) {
+    let server = TestServer::start(handler).await;
+    let client = client(&server.url());
+    let e = err(client.connect().await);
+    (server, client, e)
+}
+
 /// Start capturing log lines (the process-wide test capture).
 pub(super) fn logs() {
     log::testing::capture_logs();
@@ -62,4 +75,34 @@ pub(super) fn str_code(e: &Error) -> Option<&str> {
         Some(ErrorCode::Str(s)) => Some(s.as_str()),
         _ => None,
     }
+}
+
+/// `req` carries the headers the client sends on every request: the bearer token, the JSON
+/// content type and the accepted answer types.
+pub(super) fn assert_client_headers(req: &Recorded) {
+    assert_eq!(
+        req.header("authorization").as_deref(),
+        Some("Bearer secret")
+    );
+    assert_eq!(
+        req.header("content-type").as_deref(),
+        Some("application/json")
+    );
+    assert_eq!(
+        req.header("accept").as_deref(),
+        Some("application/json, text/event-stream")
+    );
+}
+
+/// `req` carries the session id `session` and the negotiated protocol `version`.
+pub(super) fn assert_session_headers(req: &Recorded, session: &str, version: &str) {
+    assert_eq!(req.header("mcp-session-id").as_deref(), Some(session));
+    assert_eq!(req.header("mcp-protocol-version").as_deref(), Some(version));
+}
+
+/// The one DELETE `server` saw (any other number of them fails the test).
+pub(super) fn single_delete(server: &TestServer) -> Recorded {
+    let deletes = server.requests_for("DELETE");
+    assert_eq!(deletes.len(), 1);
+    deletes[0].clone()
 }

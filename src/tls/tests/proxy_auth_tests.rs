@@ -4,16 +4,11 @@
 //! pending-handshake cap and closed after the handshake timeout, while adt-ls gets through.
 
 use super::support::*;
-use crate::tls::cert::generate_localhost_cert;
 use crate::tls::proxy::MAX_PENDING_HANDSHAKES;
 use crate::tls::proxy_client::write_proxy_client_identity;
 use crate::tls::proxy_client::ProxyClientIdentity;
 use crate::tls::proxy_conn::HANDSHAKE_TIMEOUT;
-use crate::tls::proxy_target::Scheme;
-use crate::tls::{
-    start_tls_reverse_proxy, upstream_client_config, ClientCertPem, ProxyHandle, ProxyOptions,
-    ProxyTarget,
-};
+use crate::tls::{upstream_client_config, ClientCertPem, ProxyHandle};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,16 +16,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 async fn guarded_proxy(backend_port: u16, dir: &TempDir) -> (ProxyHandle, ProxyClientIdentity) {
-    capture_logs();
     let identity = write_proxy_client_identity(dir.path()).unwrap();
-    let cert = generate_localhost_cert().unwrap();
-    let mut opts = ProxyOptions::new(
-        cert.cert_pem,
-        cert.key_pem,
-        ProxyTarget::new("127.0.0.1", backend_port, Scheme::Https),
-    );
-    opts.client_auth = Some(identity.clone());
-    (start_tls_reverse_proxy(opts).await.unwrap(), identity)
+    let (proxy, _cert) = start_proxy(local_https(backend_port), |o| {
+        o.client_auth = Some(identity.clone());
+    })
+    .await;
+    (proxy, identity)
 }
 
 /// GET /hello over TLS presenting `identity` (if any); the raw response text, or the error.
@@ -61,8 +52,7 @@ async fn get_hello(port: u16, identity: Option<&ClientCertPem>) -> Result<String
 async fn only_the_pinned_identity_gets_through() {
     bounded(async {
         let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
+        let backend = start_sap_backend(&ca, None).await;
         let dir = TempDir::new("mtls");
         let (proxy, identity) = guarded_proxy(backend.port, &dir).await;
 
@@ -96,9 +86,7 @@ async fn only_the_pinned_identity_gets_through() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_unauthenticated_connections_are_capped_and_timed_out() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
+        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
         let dir = TempDir::new("mtls-idle");
         let (proxy, identity) = guarded_proxy(backend.port, &dir).await;
         let started = Instant::now();

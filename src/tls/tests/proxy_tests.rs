@@ -5,41 +5,21 @@
 use super::support::*;
 use crate::kernel::log::Level;
 use crate::tls::cert::generate_localhost_cert;
-use crate::tls::cert::LocalhostCert;
 use crate::tls::proxy_target::Scheme;
-use crate::tls::{start_tls_reverse_proxy, ClientCertPem, ProxyHandle, ProxyOptions, ProxyTarget};
+use crate::tls::{start_tls_reverse_proxy, ClientCertPem, ProxyOptions, ProxyTarget};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either};
 use hyper::StatusCode;
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
-async fn proxy_to(
-    target: ProxyTarget,
-    tweak: impl FnOnce(&mut ProxyOptions),
-) -> (ProxyHandle, LocalhostCert) {
-    capture_logs();
-    let cert = generate_localhost_cert().unwrap();
-    let mut opts = ProxyOptions::new(cert.cert_pem.clone(), cert.key_pem.clone(), target);
-    tweak(&mut opts);
-    let proxy = start_tls_reverse_proxy(opts).await.unwrap();
-    (proxy, cert)
-}
-
-fn local_https(port: u16) -> ProxyTarget {
-    ProxyTarget::new("127.0.0.1", port, Scheme::Https)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
         assert_eq!(proxy.url, format!("https://localhost:{}", proxy.port));
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
         let (status, _, body) = client.get("/hello?x=1", &[]).await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "ok:/hello?x=1"));
         let expected = format!(
@@ -55,11 +35,7 @@ async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let (_, _, seen) = client
             .get(
                 "/headers",
@@ -107,11 +83,7 @@ async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_and_every_set_cookie_come_back() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let (status, headers, body) = client.get("/cookies", &[]).await;
         assert_eq!(status, StatusCode::CREATED);
         assert_eq!(body, "cookies");
@@ -136,11 +108,7 @@ async fn status_and_every_set_cookie_come_back() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_bodies_stream_without_buffering() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let mut body = client
             .send("GET", "/stream", &[], full(""))
             .await
@@ -161,11 +129,7 @@ async fn response_bodies_stream_without_buffering() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_bodies_stream_without_buffering() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
         let (tx, rx) = mpsc::channel(4);
         let state = backend.state.clone();
         let feeder = tokio::spawn(async move {
@@ -203,38 +167,53 @@ async fn mutual_tls_presents_the_client_certificate() {
     bounded(async {
         let server_ca = TestCa::new("Backend Test CA");
         let client_ca = TestCa::new("Client Test CA");
-        let backend = start_backend(
-            &server_ca.leaf("sap.backend.test", &["sap.backend.test"]),
-            Some(&client_ca),
+        let backend = start_sap_backend(&server_ca, Some(&client_ca)).await;
+        let user = client_ca.leaf("DEVELOPER", &[]);
+        let (status, _, body) = get_through_proxy(
+            local_https(backend.port),
+            |o| {
+                o.client_cert = Some(ClientCertPem::new(
+                    user.cert_pem.clone(),
+                    user.key_pem.clone(),
+                ));
+            },
+            "/whoami",
         )
         .await;
-        let user = client_ca.leaf("DEVELOPER", &[]);
-        let (proxy, cert) = proxy_to(local_https(backend.port), |o| {
-            o.client_cert = Some(ClientCertPem::new(
-                user.cert_pem.clone(),
-                user.key_pem.clone(),
-            ));
-        })
-        .await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (status, _, body) = client.get("/whoami", &[]).await;
         assert_eq!(status, StatusCode::OK);
         let expected = {
             use base64::Engine;
             base64::engine::general_purpose::STANDARD.encode(&user.der)
         };
         assert!(body.ends_with(&format!(";peer={expected}")), "{body}");
-        proxy.close().await;
 
         // Without the certificate the backend refuses: the proxy answers 502.
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (status, _, body) = client.get("/whoami", &[]).await;
+        let (status, _, body) =
+            get_through_proxy(local_https(backend.port), |_| {}, "/whoami").await;
         assert_eq!(status, StatusCode::BAD_GATEWAY);
         assert!(body.starts_with("reverse-proxy upstream error: "), "{body}");
-        proxy.close().await;
     })
     .await
+}
+
+/// `openssl <args…> -in <input> -out <output>`: Ok, or what the tool printed when it failed.
+fn openssl_in_out(args: &[&str], input: &Path, output: &Path) -> Result<(), String> {
+    let out = std::process::Command::new("openssl")
+        .args(args)
+        .arg("-in")
+        .arg(input)
+        .arg("-out")
+        .arg(output)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "openssl {args:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -247,26 +226,13 @@ async fn client_keys_in_pkcs1_and_sec1_work_too() {
         let dir = TempDir::new("keys");
         let server_ca = TestCa::new("Backend Test CA");
         let client_ca = TestCa::new("Client Test CA");
-        let backend = start_backend(
-            &server_ca.leaf("sap.backend.test", &["sap.backend.test"]),
-            Some(&client_ca),
-        )
-        .await;
+        let backend = start_sap_backend(&server_ca, Some(&client_ca)).await;
         // SEC1: convert rcgen's PKCS#8 P-256 key.
         let user = client_ca.leaf("EC USER", &[]);
         let p8 = dir.path().join("ec.p8.pem");
         std::fs::write(&p8, &user.key_pem).unwrap();
         let sec1 = dir.path().join("ec.sec1.pem");
-        run_ok(
-            "openssl",
-            &[
-                "ec",
-                "-in",
-                p8.to_str().unwrap(),
-                "-out",
-                sec1.to_str().unwrap(),
-            ],
-        );
+        openssl_in_out(&["ec"], &p8, &sec1).unwrap();
         let sec1_pem = std::fs::read_to_string(&sec1).unwrap();
         assert!(sec1_pem.contains("BEGIN EC PRIVATE KEY"), "{sec1_pem}");
         // PKCS#1: an RSA key from openssl, certified by the test CA via a CSR-less re-sign
@@ -293,53 +259,35 @@ async fn client_keys_in_pkcs1_and_sec1_work_too() {
             ],
         );
         let rsa_pkcs1 = dir.path().join("rsa.pkcs1.pem");
-        let converted = std::process::Command::new("openssl")
-            .args([
-                "rsa",
-                "-traditional",
-                "-in",
-                rsa_key.to_str().unwrap(),
-                "-out",
-                rsa_pkcs1.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
-        if !converted.status.success() {
+        if openssl_in_out(&["rsa", "-traditional"], &rsa_key, &rsa_pkcs1).is_err() {
             // OpenSSL 1.x writes PKCS#1 by default and has no -traditional.
-            run_ok(
-                "openssl",
-                &[
-                    "rsa",
-                    "-in",
-                    rsa_key.to_str().unwrap(),
-                    "-out",
-                    rsa_pkcs1.to_str().unwrap(),
-                ],
-            );
+            openssl_in_out(&["rsa"], &rsa_key, &rsa_pkcs1).unwrap();
         }
         let pkcs1_pem = std::fs::read_to_string(&rsa_pkcs1).unwrap();
         assert!(pkcs1_pem.contains("BEGIN RSA PRIVATE KEY"), "{pkcs1_pem}");
 
-        let (proxy, cert) = proxy_to(local_https(backend.port), |o| {
-            o.client_cert = Some(ClientCertPem::new(user.cert_pem.clone(), sec1_pem.clone()));
-        })
+        let (status, _, body) = get_through_proxy(
+            local_https(backend.port),
+            |o| {
+                o.client_cert = Some(ClientCertPem::new(user.cert_pem.clone(), sec1_pem.clone()));
+            },
+            "/whoami",
+        )
         .await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (status, _, body) = client.get("/whoami", &[]).await;
         assert_eq!(status, StatusCode::OK, "{body}");
-        proxy.close().await;
 
         // The PKCS#1 key is parsed and presented (the backend rejects the unknown issuer,
         // which proves the certificate was sent).
         let rsa_cert_pem = std::fs::read_to_string(&rsa_cert).unwrap();
-        let (proxy, cert) = proxy_to(local_https(backend.port), |o| {
-            o.client_cert = Some(ClientCertPem::new(rsa_cert_pem.clone(), pkcs1_pem.clone()));
-        })
+        let (status, _, body) = get_through_proxy(
+            local_https(backend.port),
+            |o| {
+                o.client_cert = Some(ClientCertPem::new(rsa_cert_pem.clone(), pkcs1_pem.clone()));
+            },
+            "/whoami",
+        )
         .await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (status, _, body) = client.get("/whoami", &[]).await;
         assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
-        proxy.close().await;
     })
     .await
 }
@@ -353,23 +301,25 @@ async fn verified_upstream_trusts_extra_cas_only() {
             None,
         )
         .await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |o| {
-            o.insecure_upstream = false;
-            o.extra_ca_pems = vec![ca.cert_pem.clone().into_bytes()];
-        })
+        let (status, _, body) = get_through_proxy(
+            local_https(backend.port),
+            |o| {
+                o.insecure_upstream = false;
+                o.extra_ca_pems = vec![ca.cert_pem.clone().into_bytes()];
+            },
+            "/hello",
+        )
         .await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (status, _, body) = client.get("/hello", &[]).await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "ok:/hello"));
-        proxy.close().await;
 
-        let (proxy, cert) =
-            proxy_to(local_https(backend.port), |o| o.insecure_upstream = false).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (status, _, body) = client.get("/hello", &[]).await;
+        let (status, _, body) = get_through_proxy(
+            local_https(backend.port),
+            |o| o.insecure_upstream = false,
+            "/hello",
+        )
+        .await;
         assert_eq!(status, StatusCode::BAD_GATEWAY);
         assert!(body.contains("invalid peer certificate"), "{body}");
-        proxy.close().await;
     })
     .await
 }
@@ -381,21 +331,16 @@ async fn sni_is_the_target_name_and_absent_for_ip_targets() {
         let backend = start_backend(&ca.leaf("localhost", &["localhost"]), None).await;
         // `localhost` may resolve to ::1 first; the backend listens on 127.0.0.1 only, so
         // this also exercises trying every resolved address.
-        let (proxy, cert) = proxy_to(
+        let (_, _, body) = get_through_proxy(
             ProxyTarget::new("localhost", backend.port, Scheme::Https),
             |_| {},
+            "/whoami",
         )
         .await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (_, _, body) = client.get("/whoami", &[]).await;
         assert!(body.starts_with("sni=localhost;"), "{body}");
-        proxy.close().await;
 
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
-        let (_, _, body) = client.get("/whoami", &[]).await;
+        let (_, _, body) = get_through_proxy(local_https(backend.port), |_| {}, "/whoami").await;
         assert!(body.starts_with("sni=none;"), "{body}");
-        proxy.close().await;
     })
     .await
 }
@@ -405,7 +350,7 @@ async fn forward_proxy_mode_sends_absolute_form_over_plain_http() {
     bounded(async {
         let forward = start_recorder().await;
         let target = ProxyTarget::from_system_url("https://sap.example.test:44300").unwrap();
-        let (proxy, cert) = proxy_to(target, |o| {
+        let (proxy, cert) = start_proxy(target, |o| {
             o.forward_proxy = Some(("127.0.0.1".into(), forward.port));
             // Ignored in forward-proxy mode.
             o.client_cert = Some(ClientCertPem::new("not used", "not used"));
@@ -438,7 +383,7 @@ async fn http_targets_get_origin_form_and_verbatim_host() {
         let plain = start_recorder().await;
         let target =
             ProxyTarget::from_system_url(&format!("http://127.0.0.1:{}", plain.port)).unwrap();
-        let (proxy, cert) = proxy_to(target, |_| {}).await;
+        let (proxy, cert) = start_proxy(target, |_| {}).await;
         let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
         let response = client
             .send(
@@ -468,7 +413,7 @@ async fn unreachable_upstream_gives_the_reference_502() {
             let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             l.local_addr().unwrap().port()
         };
-        let (proxy, cert) = proxy_to(local_https(closed_port), |_| {}).await;
+        let (proxy, cert) = start_proxy(local_https(closed_port), |_| {}).await;
         let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
         let (status, headers, body) = client.get("/hello", &[]).await;
         assert_eq!(status, StatusCode::BAD_GATEWAY);
@@ -490,10 +435,8 @@ async fn unreachable_upstream_gives_the_reference_502() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
+        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
+        let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
         let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
         for i in 0..5 {
             let (status, _, body) = client.get(&format!("/n{i}"), &[]).await;
@@ -511,10 +454,8 @@ async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn close_frees_the_port_and_ends_open_connections() {
     bounded(async {
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
-        let (proxy, cert) = proxy_to(local_https(backend.port), |_| {}).await;
+        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
+        let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
         let port = proxy.port;
         let mut idle = TestClient::connect(port, &cert.cert_pem).await;
         idle.get("/warm", &[]).await;
@@ -536,7 +477,7 @@ async fn close_frees_the_port_and_ends_open_connections() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dropping_the_handle_stops_the_proxy() {
     bounded(async {
-        let (proxy, _cert) = proxy_to(local_https(9), |_| {}).await;
+        let (proxy, _cert) = start_proxy(local_https(9), |_| {}).await;
         let port = proxy.port;
         drop(proxy);
         let deadline = Instant::now() + Duration::from_secs(5);
@@ -557,7 +498,8 @@ async fn dropping_the_handle_stops_the_proxy() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bind_host_is_configurable_and_bad_material_is_rejected() {
     bounded(async {
-        let (proxy, _cert) = proxy_to(local_https(9), |o| o.bind_host = "localhost".into()).await;
+        let (proxy, _cert) =
+            start_proxy(local_https(9), |o| o.bind_host = "localhost".into()).await;
         proxy.close().await;
         let cert = generate_localhost_cert().unwrap();
         let opts = ProxyOptions::new(cert.cert_pem.clone(), "no key here", local_https(9));

@@ -1,8 +1,13 @@
 //! Test fixtures for the TLS module: a throw-away PKI (rcgen), an HTTPS backend that reports
 //! what it saw (Host, headers, SNI, client certificate, streaming progress), a plain-HTTP
-//! recorder (forward proxy / http backend), a verifying HTTPS test client, a log capture,
-//! temp dirs that clean up, and tool detection for keytool/java/openssl.
+//! recorder (forward proxy / http backend), a verifying HTTPS test client, the proxy under
+//! test started with a fresh certificate, a log capture, temp dirs that clean up, and tool
+//! detection for keytool/java/openssl.
 
+use crate::kernel::test_dir::fresh_temp_dir;
+use crate::tls::cert::{generate_localhost_cert, LocalhostCert};
+use crate::tls::proxy_target::Scheme;
+use crate::tls::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions, ProxyTarget};
 use base64::Engine;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Either, Full};
@@ -46,12 +51,7 @@ pub(super) struct TempDir(pub PathBuf);
 
 impl TempDir {
     pub(super) fn new(tag: &str) -> Self {
-        let mut random = [0u8; 6];
-        getrandom::fill(&mut random).unwrap();
-        let hex: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let dir = std::env::temp_dir().join(format!("tlsmod-test-{tag}-{hex}"));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        TempDir(fresh_temp_dir(&format!("tlsmod-test-{tag}")))
     }
 
     pub(super) fn path(&self) -> &Path {
@@ -195,6 +195,15 @@ impl Drop for Backend {
     }
 }
 
+/// [`start_backend`] serving a `sap.backend.test` certificate issued by `ca`.
+pub(super) async fn start_sap_backend(ca: &TestCa, client_ca: Option<&TestCa>) -> Backend {
+    start_backend(
+        &ca.leaf("sap.backend.test", &["sap.backend.test"]),
+        client_ca,
+    )
+    .await
+}
+
 /// Size of the tail `/stream` sends after the release.
 pub(super) const STREAM_TAIL: usize = 4 * 1024 * 1024;
 
@@ -229,39 +238,53 @@ pub(super) async fn start_backend(leaf: &Leaf, client_ca: Option<&TestCa>) -> Ba
     let port = listener.local_addr().unwrap().port();
     let state = Arc::new(BackendState::default());
     let loop_state = state.clone();
-    let task = tokio::spawn(async move {
+    let task = accept_loop(listener, move |tcp| {
+        let acceptor = acceptor.clone();
+        let state = loop_state.clone();
+        async move {
+            let Ok(tls) = acceptor.accept(tcp).await else {
+                return;
+            };
+            state.connections.fetch_add(1, Ordering::SeqCst);
+            let (_, session) = tls.get_ref();
+            let sni = session.server_name().map(str::to_string);
+            let peer = session
+                .peer_certificates()
+                .and_then(|c| c.first())
+                .map(|c| base64::engine::general_purpose::STANDARD.encode(c.as_ref()));
+            state.snis.lock().unwrap().push(sni.clone());
+            let service = hyper::service::service_fn(move |req| {
+                let state = state.clone();
+                let sni = sni.clone();
+                let peer = peer.clone();
+                async move { Ok::<_, Infallible>(backend_route(req, state, sni, peer).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(tls), service)
+                .await;
+        }
+    });
+    Backend { port, state, task }
+}
+
+/// Accept connections on `listener` until the returned task is aborted, each served by
+/// `serve` in a task of its own (those end with the loop).
+fn accept_loop<Fut>(
+    listener: TcpListener,
+    serve: impl Fn(TcpStream) -> Fut + Send + 'static,
+) -> JoinHandle<()>
+where
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    tokio::spawn(async move {
         let mut conns = tokio::task::JoinSet::new();
         loop {
             let Ok((tcp, _)) = listener.accept().await else {
                 continue;
             };
-            let acceptor = acceptor.clone();
-            let state = loop_state.clone();
-            conns.spawn(async move {
-                let Ok(tls) = acceptor.accept(tcp).await else {
-                    return;
-                };
-                state.connections.fetch_add(1, Ordering::SeqCst);
-                let (_, session) = tls.get_ref();
-                let sni = session.server_name().map(str::to_string);
-                let peer = session
-                    .peer_certificates()
-                    .and_then(|c| c.first())
-                    .map(|c| base64::engine::general_purpose::STANDARD.encode(c.as_ref()));
-                state.snis.lock().unwrap().push(sni.clone());
-                let service = hyper::service::service_fn(move |req| {
-                    let state = state.clone();
-                    let sni = sni.clone();
-                    let peer = peer.clone();
-                    async move { Ok::<_, Infallible>(backend_route(req, state, sni, peer).await) }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(tls), service)
-                    .await;
-            });
+            conns.spawn(serve(tcp));
         }
-    });
-    Backend { port, state, task }
+    })
 }
 
 async fn backend_route(
@@ -375,15 +398,7 @@ pub(super) async fn start_recorder() -> Recorder {
     let port = listener.local_addr().unwrap().port();
     let requests = Arc::new(Mutex::new(Vec::new()));
     let sink = requests.clone();
-    let task = tokio::spawn(async move {
-        let mut conns = tokio::task::JoinSet::new();
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else {
-                continue;
-            };
-            conns.spawn(serve_recorded(tcp, sink.clone()));
-        }
-    });
+    let task = accept_loop(listener, move |tcp| serve_recorded(tcp, sink.clone()));
     Recorder {
         port,
         requests,
@@ -509,4 +524,55 @@ impl TestClient {
             String::from_utf8_lossy(&bytes).into_owned(),
         )
     }
+}
+
+// ---------------------------------------------------------------- proxy under test
+
+/// The target `https://127.0.0.1:<port>`.
+pub(super) fn local_https(port: u16) -> ProxyTarget {
+    ProxyTarget::new("127.0.0.1", port, Scheme::Https)
+}
+
+/// The reverse proxy to `target` with a fresh localhost certificate and the options as
+/// `tweak` sets them; logs are captured from here on.
+pub(super) async fn start_proxy(
+    target: ProxyTarget,
+    tweak: impl FnOnce(&mut ProxyOptions),
+) -> (ProxyHandle, LocalhostCert) {
+    capture_logs();
+    let cert = generate_localhost_cert().unwrap();
+    let mut opts = ProxyOptions::new(cert.cert_pem.clone(), cert.key_pem.clone(), target);
+    tweak(&mut opts);
+    let proxy = start_tls_reverse_proxy(opts).await.unwrap();
+    (proxy, cert)
+}
+
+/// [`start_proxy`] and one client connection to it that trusts the proxy's certificate.
+pub(super) async fn start_proxy_with_client(
+    target: ProxyTarget,
+    tweak: impl FnOnce(&mut ProxyOptions),
+) -> (ProxyHandle, TestClient) {
+    let (proxy, cert) = start_proxy(target, tweak).await;
+    let client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+    (proxy, client)
+}
+
+/// A `sap.backend.test` backend of its own CA, a proxy to it with the default options, and
+/// one client of that proxy.
+pub(super) async fn sap_backend_behind_proxy() -> (Backend, ProxyHandle, TestClient) {
+    let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
+    let (proxy, client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+    (backend, proxy, client)
+}
+
+/// One GET of `path` through a proxy started for it by [`start_proxy`], closed afterwards.
+pub(super) async fn get_through_proxy(
+    target: ProxyTarget,
+    tweak: impl FnOnce(&mut ProxyOptions),
+    path: &str,
+) -> (StatusCode, HeaderMap, String) {
+    let (proxy, mut client) = start_proxy_with_client(target, tweak).await;
+    let answer = client.get(path, &[]).await;
+    proxy.close().await;
+    answer
 }

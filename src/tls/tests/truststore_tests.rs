@@ -6,14 +6,11 @@
 
 use super::support::*;
 use crate::tls::cert::generate_localhost_cert;
-use crate::tls::proxy_target::Scheme;
 use crate::tls::truststore::build_truststore;
 use crate::tls::truststore::java_tool_options;
 use crate::tls::truststore::TrustedCert;
 use crate::tls::truststore::TruststoreSource;
-use crate::tls::{
-    prepare_adt_ls_tls, start_tls_reverse_proxy, ProxyOptions, ProxyTarget, PROXY_CERT_ALIAS,
-};
+use crate::tls::{prepare_adt_ls_tls, start_tls_reverse_proxy, ProxyOptions, PROXY_CERT_ALIAS};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -95,17 +92,28 @@ fn assert_all_trusted(store: &Path, store_type: Option<&str>, expected: &[&str])
 
 const EXPECTED: [&str; 4] = ["adt-ls-proxy-localhost", "ca-0", "orig-one", "orig-two"];
 
+/// A keytool-made store of `store_type` (made with `extra_flags`) is read as `expected` and
+/// rewritten as PKCS#12 with every entry trusted.
+fn assert_rewritten_natively(
+    tag: &str,
+    store_type: &str,
+    extra_flags: &[&str],
+    expected: TruststoreSource,
+) {
+    let dir = TempDir::new(tag);
+    let input = keytool_store(dir.path(), store_type, extra_flags);
+    let out = dir.path().join("truststore.p12");
+    let source = build_truststore(&input, None, &out, &extras()).unwrap();
+    assert_eq!(source, expected);
+    assert_all_trusted(&out, Some("PKCS12"), &EXPECTED);
+}
+
 #[test]
 fn pkcs12_cacerts_are_read_and_rewritten_natively() {
     if !tool_available("keytool", "-help") {
         return;
     }
-    let dir = TempDir::new("p12");
-    let input = keytool_store(dir.path(), "PKCS12", &[]);
-    let out = dir.path().join("truststore.p12");
-    let source = build_truststore(&input, None, &out, &extras()).unwrap();
-    assert_eq!(source, TruststoreSource::Pkcs12);
-    assert_all_trusted(&out, Some("PKCS12"), &EXPECTED);
+    assert_rewritten_natively("p12", "PKCS12", &[], TruststoreSource::Pkcs12);
 }
 
 #[test]
@@ -113,19 +121,15 @@ fn password_less_pkcs12_like_jdk18_cacerts_is_read() {
     if !tool_available("keytool", "-help") {
         return;
     }
-    let dir = TempDir::new("p12-nopw");
-    let input = keytool_store(
-        dir.path(),
+    assert_rewritten_natively(
+        "p12-nopw",
         "PKCS12",
         &[
             "-J-Dkeystore.pkcs12.certProtectionAlgorithm=NONE",
             "-J-Dkeystore.pkcs12.macAlgorithm=NONE",
         ],
+        TruststoreSource::Pkcs12,
     );
-    let out = dir.path().join("truststore.p12");
-    let source = build_truststore(&input, None, &out, &extras()).unwrap();
-    assert_eq!(source, TruststoreSource::Pkcs12);
-    assert_all_trusted(&out, Some("PKCS12"), &EXPECTED);
 }
 
 #[test]
@@ -133,12 +137,7 @@ fn jks_cacerts_are_read_by_the_hand_written_reader() {
     if !tool_available("keytool", "-help") {
         return;
     }
-    let dir = TempDir::new("jks");
-    let input = keytool_store(dir.path(), "JKS", &[]);
-    let out = dir.path().join("truststore.p12");
-    let source = build_truststore(&input, None, &out, &extras()).unwrap();
-    assert_eq!(source, TruststoreSource::Jks);
-    assert_all_trusted(&out, Some("PKCS12"), &EXPECTED);
+    assert_rewritten_natively("jks", "JKS", &[], TruststoreSource::Jks);
 }
 
 #[test]
@@ -223,12 +222,8 @@ async fn a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_opti
         let dir = TempDir::new("jvm");
         let work = dir.path().join("work dir with space");
         std::fs::create_dir_all(&work).unwrap();
-        // A fake adt-ls install whose bundled JRE is the machine's JDK (symlinked).
         let java_home = java_home();
-        let jvm = dir.path().join("adt/plugins/com.sap.adt.jvm.test_21.0.0");
-        std::fs::create_dir_all(&jvm).unwrap();
-        link_dir(&java_home, &jvm.join("jre"));
-        let bin = dir.path().join("adt/adt-ls");
+        let bin = fake_adt_ls_install(dir.path(), &java_home);
         std::fs::write(&bin, "").unwrap();
 
         let tls = prepare_adt_ls_tls(&bin, &work, true, &[])
@@ -259,13 +254,11 @@ async fn a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_opti
         );
         let proxy_cert = tls.proxy_cert.clone().unwrap();
 
-        let ca = TestCa::new("Backend Test CA");
-        let backend =
-            start_backend(&ca.leaf("sap.backend.test", &["sap.backend.test"]), None).await;
+        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
         let mut opts = ProxyOptions::new(
             proxy_cert.cert_pem,
             proxy_cert.key_pem,
-            ProxyTarget::new("127.0.0.1", backend.port, Scheme::Https),
+            local_https(backend.port),
         );
         opts.client_auth = Some(identity);
         let proxy = start_tls_reverse_proxy(opts).await.unwrap();
@@ -324,11 +317,7 @@ async fn extra_ca_files_are_imported_with_and_without_self_signed() {
     }
     bounded(async {
         let dir = TempDir::new("prep-ca");
-        let java_home = java_home();
-        let jvm = dir.path().join("adt/plugins/com.sap.adt.jvm.test_21.0.0");
-        std::fs::create_dir_all(&jvm).unwrap();
-        link_dir(&java_home, &jvm.join("jre"));
-        let bin = dir.path().join("adt/adt-ls");
+        let bin = fake_adt_ls_install(dir.path(), &java_home());
         let ca_files: Vec<PathBuf> = (0..2)
             .map(|i| {
                 let path = dir.path().join(format!("corp-{i}.pem"));
@@ -359,6 +348,15 @@ async fn extra_ca_files_are_imported_with_and_without_self_signed() {
         assert!(err.has_code("ENOENT"), "{err:?}");
     })
     .await
+}
+
+/// A fake adt-ls install under `dir` whose bundled JRE is `java_home` (symlinked); the path
+/// of its `adt-ls` binary, which is not written.
+fn fake_adt_ls_install(dir: &Path, java_home: &Path) -> PathBuf {
+    let jvm = dir.join("adt/plugins/com.sap.adt.jvm.test_21.0.0");
+    std::fs::create_dir_all(&jvm).unwrap();
+    link_dir(java_home, &jvm.join("jre"));
+    dir.join("adt/adt-ls")
 }
 
 /// A directory symlink (the fake install's bundled JRE pointing at the machine's JDK).
