@@ -1,7 +1,8 @@
-//! The known keys of the options objects the client's methods take and of the call options,
-//! the check of a caller's keys against a list of known keys, and the camelCase of a field
-//! name (the option objects of the exports take their keys from their declarations,
-//! `js_options!` in `src/js/runtime/option_types.rs`). An unknown key is logged as a warning
+//! The known keys of the call options, the check of a caller's keys against a list of known
+//! keys, and the camelCase of a field name. The option objects of the exports take their keys
+//! from their declarations (`#[js_options]`, `src/js/binding/types/options.rs`), the client
+//! methods' options from their declared `opts` type in the registry
+//! (`crate::client::registry::option_keys`). An unknown key is logged as a warning
 //! naming the closest known key (`unknown option adtLs.pth — did you mean adtLs.path?`). 0.5.0
 //! ignored unknown keys silently, so a drop-in warns and never fails on them (docs/errors.md).
 
@@ -10,38 +11,6 @@ pub(crate) const REQUEST: &[&str] = &["timeoutMs", "signal"];
 /// `CallOptions`: the trailing `{ signal, timeoutMs }` of a client method without options of
 /// its own (docs/cancellation.md); also accepted inside every method's `opts`.
 pub(crate) const CALL: &[&str] = &["signal", "timeoutMs"];
-/// `repository.search(pattern, opts)`.
-pub(crate) const SEARCH: &[&str] = &["maxResults", "types", "cold"];
-/// `navigation.findReferences(ref, locator, opts)`.
-pub(crate) const FIND_REFERENCES: &[&str] = &["includeDeclaration", "timeoutMs"];
-/// `navigation.typeHierarchy(ref, locator, opts)`.
-pub(crate) const TYPE_HIERARCHY: &[&str] = &["direction"];
-/// `navigation.completion(ref, locator, opts)`.
-pub(crate) const COMPLETION: &[&str] = &["maxItems", "resolve", "resolveLimit"];
-/// `navigation.format(ref, opts)`.
-pub(crate) const FORMAT: &[&str] = &["tabSize", "insertSpaces"];
-/// `quality.listAtcVariants(ref, opts)`.
-pub(crate) const ATC_VARIANTS: &[&str] = &["query"];
-/// `quality.runAtc(ref, opts)`.
-pub(crate) const RUN_ATC: &[&str] = &["checkVariant", "timeoutMs", "onProgress"];
-/// `quality.runUnitTestsWithCoverage(ref, opts)`.
-pub(crate) const COVERAGE: &[&str] = &["timeoutMs", "onProgress"];
-/// `services.getServiceInfo(ref, opts)`.
-pub(crate) const SERVICE_INFO: &[&str] = &["service"];
-/// `services.publishServiceBinding(ref, opts)`.
-pub(crate) const PUBLISH_BINDING: &[&str] = &["service"];
-/// `lifecycle.getObjectTypeDetails(objectType, opts)` and `getCreationForm`.
-pub(crate) const OBJECT_TYPE: &[&str] = &["name"];
-/// `lifecycle.getGeneratorSchema(generatorId, opts)`.
-pub(crate) const GENERATOR_SCHEMA: &[&str] = &[
-    "packageName",
-    "referencedObjectType",
-    "referencedObjectName",
-];
-/// `transport.list(opts)`.
-pub(crate) const TRANSPORT_LIST: &[&str] = &["limit", "query"];
-/// `transport.getDiff(transportNumber, opts)`.
-pub(crate) const TRANSPORT_DIFF: &[&str] = &["cursor", "pageSize"];
 
 /// The length of [`camel`]'s result: `snake` without its underscores.
 pub(crate) const fn camel_len(snake: &str) -> usize {

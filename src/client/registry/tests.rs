@@ -157,3 +157,66 @@ fn call_options_go_into_a_trailing_opts_or_after_the_parameters() {
         assert!(!spec.params.contains("options?:"), "{}", spec.name);
     }
 }
+
+#[test]
+fn option_keys_come_from_the_declared_opts_type() {
+    let expected: &[(&str, &[&str])] = &[
+        ("repository.search", &["maxResults", "types", "cold"]),
+        (
+            "navigation.findReferences",
+            &["includeDeclaration", "timeoutMs"],
+        ),
+        ("navigation.typeHierarchy", &["direction"]),
+        (
+            "navigation.completion",
+            &["maxItems", "resolve", "resolveLimit"],
+        ),
+        ("navigation.format", &["tabSize", "insertSpaces"]),
+        ("quality.listAtcVariants", &["query"]),
+        (
+            "quality.runAtc",
+            &["checkVariant", "timeoutMs", "onProgress"],
+        ),
+        (
+            "quality.runUnitTestsWithCoverage",
+            &["timeoutMs", "onProgress"],
+        ),
+        ("services.getServiceInfo", &["service"]),
+        ("services.publishServiceBinding", &["service"]),
+        ("lifecycle.getObjectTypeDetails", &["name"]),
+        ("lifecycle.getCreationForm", &["name"]),
+        (
+            "lifecycle.getGeneratorSchema",
+            &[
+                "packageName",
+                "referencedObjectType",
+                "referencedObjectName",
+            ],
+        ),
+        ("transport.list", &["limit", "query"]),
+        ("transport.getDiff", &["cursor", "pageSize"]),
+    ];
+    for (method, keys) in expected {
+        assert!(find(method).is_some(), "{method} is not a method");
+        assert_eq!(option_keys(method), *keys, "{method}");
+    }
+    // Every other method has no `opts` object of its own.
+    for spec in specs() {
+        if !expected.iter().any(|(m, _)| *m == spec.name) {
+            assert!(option_keys(spec.name).is_empty(), "{}", spec.name);
+        }
+    }
+    assert!(option_keys("no.suchMethod").is_empty());
+}
+
+#[test]
+fn option_keys_skip_nested_types_and_arrows() {
+    let spec = MethodSpec {
+        name: "x.y",
+        generics: "",
+        params: "a: string, opts?: { f?: (p: { q: number }) => void; g: Array<{ h: string }> } & ProgressOptions",
+        result: "void",
+        doc: "",
+    };
+    assert_eq!(spec.option_keys(), ["f", "g", "onProgress"]);
+}
