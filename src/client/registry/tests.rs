@@ -220,3 +220,47 @@ fn option_keys_skip_nested_types_and_arrows() {
     };
     assert_eq!(spec.option_keys(), ["f", "g", "onProgress"]);
 }
+
+/// The method names the client's bodies pass to `args::method_options` (and
+/// `resolve_with_opts`) name methods with an `opts` type: a misspelt name would warn about
+/// every key.
+#[test]
+fn every_method_options_call_names_a_method_with_opts() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/client"),
+        &mut files,
+    );
+    let mut calls = 0;
+    for file in files.iter().filter(|f| !f.ends_with("registry/tests.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for call in ["method_options(", "resolve_with_opts("] {
+            for (at, _) in text.match_indices(call) {
+                let rest = &text[at + call.len()..];
+                let Some(close) = rest.find(')') else {
+                    continue;
+                };
+                let Some(name) = rest[..close].split('"').nth(1) else {
+                    continue; // the definition, or a caller passing its parameter on
+                };
+                calls += 1;
+                assert!(
+                    !option_keys(name).is_empty(),
+                    "{}: {name} has no opts type",
+                    file.display()
+                );
+            }
+        }
+    }
+    assert_eq!(calls, 15, "one call per method with options");
+}
