@@ -39,10 +39,12 @@ pub(super) fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Va
     }
 }
 
-/// An optional options object (as [`object`], named `opts`) whose keys are checked against
-/// `known`: an unknown key is logged as a warning with the closest known one.
-pub(super) fn options(args: &Args, i: usize, known: &[&str]) -> Result<Map<String, Value>> {
+/// The options object of client method `method` (argument `i`; as [`object`], named `opts`):
+/// a key its declared `opts` type in the registry lacks is logged as a warning with the
+/// closest known one.
+pub(super) fn method_options(args: &Args, i: usize, method: &str) -> Result<Map<String, Value>> {
     let map = object(args, i, "opts")?;
+    let known = super::registry::option_keys(method);
     crate::options::keys::warn_unknown_keys("opts", map.keys().map(String::as_str), known);
     Ok(map)
 }

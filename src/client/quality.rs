@@ -20,10 +20,10 @@ const UNIT_HINT: &str = "the unit-test run did not finish.";
 async fn resolve_with_opts(
     client: &Client,
     a: &Args,
-    known: &[&str],
+    method: &str,
 ) -> Result<(String, serde_json::Map<String, Value>)> {
     let uri = resolve_target(client, a).await?.uri;
-    Ok((uri, args::options(a, 1, known)?))
+    Ok((uri, args::method_options(a, 1, method)?))
 }
 
 /// `listAtcVariants(ref, {query?})`: a blank query asks for `*` (the backend rejects empty).
@@ -33,7 +33,7 @@ pub(super) fn list_atc_variants(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a, crate::options::keys::ATC_VARIANTS).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, "quality.listAtcVariants").await?;
         let query = string(&opts, "query")
             .filter(|q| !q.trim().is_empty())
             .unwrap_or("*");
@@ -52,7 +52,7 @@ pub(super) fn run_atc(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a, crate::options::keys::RUN_ATC).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, "quality.runAtc").await?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(ATC_TIMEOUT_MS);
         let params =
             json!({"objectUri": uri, "checkVariant": or(&opts, "checkVariant", json!(""))});
@@ -73,7 +73,7 @@ pub(super) fn run_unit_tests_with_coverage(
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let me = client.clone();
     async move {
-        let (uri, opts) = resolve_with_opts(&me, &a, crate::options::keys::COVERAGE).await?;
+        let (uri, opts) = resolve_with_opts(&me, &a, "quality.runUnitTestsWithCoverage").await?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(UNIT_TIMEOUT_MS);
         let request = me.active_request_within(
             "adtLs/abapUnit/runTests",

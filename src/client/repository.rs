@@ -39,7 +39,7 @@ pub(super) fn search(
     async move {
         me.touch()?;
         let pattern = args::string(&a, 0, "pattern")?;
-        let opts = args::options(&a, 1, crate::options::keys::SEARCH)?;
+        let opts = args::method_options(&a, 1, "repository.search")?;
         let SearchOptions {
             max_results,
             types,

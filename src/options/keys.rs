@@ -1,114 +1,52 @@
-//! The known keys of every options object the API takes, one list per option type, and the
-//! check of a caller's keys against them: an unknown key is logged as a warning naming the
-//! closest known key (`unknown option adtLs.pth — did you mean adtLs.path?`). 0.5.0 ignored
-//! unknown keys silently, so a drop-in warns and never fails on them (docs/errors.md).
+//! The known keys of the call options, the check of a caller's keys against a list of known
+//! keys, and the camelCase of a field name. The option objects of the exports take their keys
+//! from their declarations (`#[js_options]`, `src/js/binding/types/options.rs`), the client
+//! methods' options from their declared `opts` type in the registry
+//! (`crate::client::registry::option_keys`). An unknown key is logged as a warning
+//! naming the closest known key (`unknown option adtLs.pth — did you mean adtLs.path?`). 0.5.0
+//! ignored unknown keys silently, so a drop-in warns and never fails on them (docs/errors.md).
 
-/// `createAdtLs(opts)`.
-pub(crate) const CREATE_ADT_LS: &[&str] = &[
-    "adtLs",
-    "connection",
-    "auth",
-    "destinationId",
-    "mcpPort",
-    "keepAlive",
-    "mcpTimeoutMs",
-    "logonTimeoutMs",
-    "trace",
-];
-/// `createAdtLs({ adtLs })`.
-pub(crate) const ADT_LS: &[&str] = &[
-    "path",
-    "extraArgs",
-    "extraEnv",
-    "startTimeoutMs",
-    "requestTimeoutMs",
-];
-/// `createAdtLs({ connection })`.
-pub(crate) const CONNECTION: &[&str] = &[
-    "systemUrl",
-    "client",
-    "language",
-    "selfSigned",
-    "extraCaCerts",
-    "forwardProxy",
-    "probe",
-];
-/// `connection.forwardProxy`.
-pub(crate) const FORWARD_PROXY: &[&str] = &["host", "port"];
-/// `connection.probe`.
-pub(crate) const PROBE: &[&str] = &["pattern", "types"];
-/// `keepAlive` as an object.
-pub(crate) const KEEP_ALIVE: &[&str] = &["intervalMs"];
-/// `new AdtLsDriver(binPath, opts)`.
-pub(crate) const DRIVER: &[&str] = &[
-    "dataDir",
-    "extraEnv",
-    "extraArgs",
-    "requestHandlers",
-    "clientInfo",
-    "requestTimeoutMs",
-    "trace",
-];
-/// `trace` of `createAdtLs` and of a driver.
-pub(crate) const TRACE: &[&str] = &["file"];
-/// `clientInfo` of a driver or MCP client.
-pub(crate) const CLIENT_INFO: &[&str] = &["name", "version"];
 /// `{ timeoutMs, signal }` of `sendRequest`, `callTool`, `request`.
 pub(crate) const REQUEST: &[&str] = &["timeoutMs", "signal"];
 /// `CallOptions`: the trailing `{ signal, timeoutMs }` of a client method without options of
 /// its own (docs/cancellation.md); also accepted inside every method's `opts`.
 pub(crate) const CALL: &[&str] = &["signal", "timeoutMs"];
-/// `resolveAdtLsPath(opts)`.
-pub(crate) const DISCOVER: &[&str] = &[
-    "explicitPath",
-    "repoRoot",
-    "extensionsDir",
-    "extensionsDirs",
-    "platform",
-    "arch",
-];
-/// `composeSpawnArgs(opts)`.
-pub(crate) const SPAWN_ARGS: &[&str] = &["dataDir", "pipeName", "extraArgs"];
-/// `startMcpServer(driver, opts)`.
-pub(crate) const START_MCP: &[&str] = &["port", "token"];
-/// `bearer(token, opts)` and `custom(register, opts)`.
-pub(crate) const STRATEGY_USER: &[&str] = &["user"];
-/// `clientCert(opts)`.
-pub(crate) const CLIENT_CERT: &[&str] = &["cert", "key", "user"];
-/// `interactive(cb)`.
-pub(crate) const INTERACTIVE: &[&str] = &["openUrl", "promptField", "user"];
-/// `repository.search(pattern, opts)`.
-pub(crate) const SEARCH: &[&str] = &["maxResults", "types", "cold"];
-/// `navigation.findReferences(ref, locator, opts)`.
-pub(crate) const FIND_REFERENCES: &[&str] = &["includeDeclaration", "timeoutMs"];
-/// `navigation.typeHierarchy(ref, locator, opts)`.
-pub(crate) const TYPE_HIERARCHY: &[&str] = &["direction"];
-/// `navigation.completion(ref, locator, opts)`.
-pub(crate) const COMPLETION: &[&str] = &["maxItems", "resolve", "resolveLimit"];
-/// `navigation.format(ref, opts)`.
-pub(crate) const FORMAT: &[&str] = &["tabSize", "insertSpaces"];
-/// `quality.listAtcVariants(ref, opts)`.
-pub(crate) const ATC_VARIANTS: &[&str] = &["query"];
-/// `quality.runAtc(ref, opts)`.
-pub(crate) const RUN_ATC: &[&str] = &["checkVariant", "timeoutMs", "onProgress"];
-/// `quality.runUnitTestsWithCoverage(ref, opts)`.
-pub(crate) const COVERAGE: &[&str] = &["timeoutMs", "onProgress"];
-/// `services.getServiceInfo(ref, opts)`.
-pub(crate) const SERVICE_INFO: &[&str] = &["service"];
-/// `services.publishServiceBinding(ref, opts)`.
-pub(crate) const PUBLISH_BINDING: &[&str] = &["service"];
-/// `lifecycle.getObjectTypeDetails(objectType, opts)` and `getCreationForm`.
-pub(crate) const OBJECT_TYPE: &[&str] = &["name"];
-/// `lifecycle.getGeneratorSchema(generatorId, opts)`.
-pub(crate) const GENERATOR_SCHEMA: &[&str] = &[
-    "packageName",
-    "referencedObjectType",
-    "referencedObjectName",
-];
-/// `transport.list(opts)`.
-pub(crate) const TRANSPORT_LIST: &[&str] = &["limit", "query"];
-/// `transport.getDiff(transportNumber, opts)`.
-pub(crate) const TRANSPORT_DIFF: &[&str] = &["cursor", "pageSize"];
+
+/// The length of [`camel`]'s result: `snake` without its underscores.
+pub(crate) const fn camel_len(snake: &str) -> usize {
+    let bytes = snake.as_bytes();
+    let mut len = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'_' {
+            len += 1;
+        }
+        i += 1;
+    }
+    len
+}
+
+/// A snake_case field name in camelCase, as napi-rs names `#[napi(object)]` fields in JS
+/// (`system_url` -> `systemUrl`); `N` is [`camel_len`] of `snake`.
+pub(crate) const fn camel<const N: usize>(snake: &str) -> [u8; N] {
+    let bytes = snake.as_bytes();
+    let mut out = [0u8; N];
+    let mut i = 0;
+    let mut j = 0;
+    let mut upper = false;
+    while i < bytes.len() && j < N {
+        let b = bytes[i];
+        if b == b'_' {
+            upper = j > 0;
+        } else {
+            out[j] = if upper { b.to_ascii_uppercase() } else { b };
+            upper = false;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
 
 /// The warning for each key of `given` that `known` lacks; `path` is the object's option path
 /// (`adtLs`, or empty for the top level).
@@ -184,6 +122,25 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const ADT_LS: &[&str] = &[
+        "path",
+        "extraArgs",
+        "extraEnv",
+        "startTimeoutMs",
+        "requestTimeoutMs",
+    ];
+    const CONNECTION: &[&str] = &["systemUrl", "client", "language", "selfSigned"];
+    const FORWARD_PROXY: &[&str] = &["host", "port"];
+
+    #[test]
+    fn field_names_become_camel_case() {
+        const KEY: [u8; camel_len("extra_ca_certs")] = camel("extra_ca_certs");
+        assert_eq!(&KEY, b"extraCaCerts");
+        assert_eq!(&camel::<4>("path"), b"path");
+        assert_eq!(&camel::<16>("request_timeout_ms"), b"requestTimeoutMs");
+        assert_eq!(camel_len("mcp_port"), 7);
+    }
 
     #[test]
     fn typos_suggest_the_nearest_key() {

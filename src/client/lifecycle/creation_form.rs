@@ -19,7 +19,7 @@ pub(crate) fn get_creation_form(
     async move {
         let dest = me.begin()?;
         let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
-        let opts = args::options(&a, 1, crate::options::keys::OBJECT_TYPE)?;
+        let opts = args::method_options(&a, 1, "lifecycle.getCreationForm")?;
         let mut params = Map::new();
         params.insert("name".into(), or(&opts, "name", json!("Z_PLACEHOLDER")));
         params.insert("description".into(), json!(""));

@@ -195,7 +195,7 @@ pub(crate) fn get_object_type_details(
     async move {
         let dest = me.begin()?;
         let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
-        let opts = args::options(&a, 1, crate::options::keys::OBJECT_TYPE)?;
+        let opts = args::method_options(&a, 1, "lifecycle.getObjectTypeDetails")?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
         if let Some(t) = object_type {
@@ -222,7 +222,7 @@ pub(crate) fn get_generator_schema(
     async move {
         let dest = me.begin()?;
         let generator_id = args::opt_string(&a, 0, "generatorId")?.map(Value::String);
-        let opts = args::options(&a, 1, crate::options::keys::GENERATOR_SCHEMA)?;
+        let opts = args::method_options(&a, 1, "lifecycle.getGeneratorSchema")?;
         let mut tool_args = Map::new();
         tool_args.insert("destination".into(), json!(dest));
         if let Some(id) = generator_id {

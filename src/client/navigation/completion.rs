@@ -53,7 +53,7 @@ pub(crate) fn completion(
     async move {
         let document = document?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::options(&a, 2, crate::options::keys::COMPLETION)?;
+        let opts = args::method_options(&a, 2, "navigation.completion")?;
         let max_items = number(&opts, "maxItems")?.unwrap_or(DEFAULT_MAX_ITEMS);
         let limit = number(&opts, "resolveLimit")?.unwrap_or(DEFAULT_RESOLVE_LIMIT);
         let resolve = flag(&opts, "resolve");

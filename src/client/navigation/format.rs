@@ -22,7 +22,7 @@ pub(crate) fn format(
     let document = document_of(client, &a);
     async move {
         let document = document?;
-        let opts = args::options(&a, 1, crate::options::keys::FORMAT)?;
+        let opts = args::method_options(&a, 1, "navigation.format")?;
         let options = json!({
             "tabSize": or(&opts, "tabSize", json!(2)),
             "insertSpaces": or(&opts, "insertSpaces", json!(true)),

@@ -31,7 +31,7 @@ pub(crate) fn type_hierarchy(
     async move {
         let document = document?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::options(&a, 2, crate::options::keys::TYPE_HIERARCHY)?;
+        let opts = args::method_options(&a, 2, "navigation.typeHierarchy")?;
         let direction = or(&opts, "direction", json!("both"));
         let wants = |d: &str| direction == json!(d) || direction == json!("both");
         let (supers, subs) = (wants("supertypes"), wants("subtypes"));

@@ -44,7 +44,7 @@ pub(crate) fn find_references(
     async move {
         let document = document?;
         let locator = Locator::arg(&a, 1)?;
-        let opts = args::options(&a, 2, crate::options::keys::FIND_REFERENCES)?;
+        let opts = args::method_options(&a, 2, "navigation.findReferences")?;
         let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
         let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
         with_open_document(&me, document, |uri, text| {

@@ -53,6 +53,31 @@ impl MethodSpec {
         }
     }
 
+    /// The known keys of the method's trailing `opts` object, in declared order: the members
+    /// of its `{ … }` type literals and of the named option types it joins with `&`
+    /// ([`NAMED_OPTION_KEYS`]); empty for a method without `opts`.
+    pub(crate) fn option_keys(&self) -> Vec<&'static str> {
+        let params = split_params(self.params);
+        let Some(ty) = params.last().and_then(|p| p.strip_prefix("opts?:")) else {
+            return Vec::new();
+        };
+        let mut keys = Vec::new();
+        for part in split_top(ty, '&') {
+            match part.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+                Some(members) => {
+                    keys.extend(split_top(members, ';').into_iter().filter_map(member_name))
+                }
+                None => keys.extend(
+                    NAMED_OPTION_KEYS
+                        .iter()
+                        .filter(|(name, _)| *name == part)
+                        .flat_map(|(_, k)| k.iter().copied()),
+                ),
+            }
+        }
+        keys
+    }
+
     /// The declared parameters with the call options added: `& CallOptions` on a trailing
     /// `opts`, else a trailing `options?: CallOptions`.
     pub(crate) fn params_with_call_options(&self) -> String {
@@ -96,6 +121,41 @@ impl CallOptionsAt {
             CallOptionsAt::Opts { index, .. } | CallOptionsAt::Trailing { index } => index,
         }
     }
+}
+
+/// The keys of the named option types a method's `opts` joins with `&` (declared in
+/// `types/header.d.ts`).
+pub(crate) const NAMED_OPTION_KEYS: &[(&str, &[&str])] = &[("ProgressOptions", &["onProgress"])];
+
+/// The name of a type-literal member (`maxResults?: number` -> `maxResults`).
+fn member_name(member: &'static str) -> Option<&'static str> {
+    let (name, _) = member.split_once(':')?;
+    let name = name.trim().trim_end_matches('?');
+    (!name.is_empty()).then_some(name)
+}
+
+/// `text` split at `sep` outside brackets, each part trimmed, empty parts dropped.
+fn split_top(text: &str, sep: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut previous = ' ';
+    for (i, c) in text.char_indices() {
+        let arrow = c == '>' && previous == '=';
+        previous = c;
+        match c {
+            '{' | '[' | '(' | '<' => depth += 1,
+            '}' | ']' | ')' | '>' if !arrow => depth -= 1,
+            c if c == sep && depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim());
+    out.retain(|p| !p.is_empty());
+    out
 }
 
 /// The top-level parameters of a parameter list (commas inside `{}`, `[]`, `()`, `<>` kept).

@@ -157,3 +157,110 @@ fn call_options_go_into_a_trailing_opts_or_after_the_parameters() {
         assert!(!spec.params.contains("options?:"), "{}", spec.name);
     }
 }
+
+#[test]
+fn option_keys_come_from_the_declared_opts_type() {
+    let expected: &[(&str, &[&str])] = &[
+        ("repository.search", &["maxResults", "types", "cold"]),
+        (
+            "navigation.findReferences",
+            &["includeDeclaration", "timeoutMs"],
+        ),
+        ("navigation.typeHierarchy", &["direction"]),
+        (
+            "navigation.completion",
+            &["maxItems", "resolve", "resolveLimit"],
+        ),
+        ("navigation.format", &["tabSize", "insertSpaces"]),
+        ("quality.listAtcVariants", &["query"]),
+        (
+            "quality.runAtc",
+            &["checkVariant", "timeoutMs", "onProgress"],
+        ),
+        (
+            "quality.runUnitTestsWithCoverage",
+            &["timeoutMs", "onProgress"],
+        ),
+        ("services.getServiceInfo", &["service"]),
+        ("services.publishServiceBinding", &["service"]),
+        ("lifecycle.getObjectTypeDetails", &["name"]),
+        ("lifecycle.getCreationForm", &["name"]),
+        (
+            "lifecycle.getGeneratorSchema",
+            &[
+                "packageName",
+                "referencedObjectType",
+                "referencedObjectName",
+            ],
+        ),
+        ("transport.list", &["limit", "query"]),
+        ("transport.getDiff", &["cursor", "pageSize"]),
+    ];
+    for (method, keys) in expected {
+        assert!(find(method).is_some(), "{method} is not a method");
+        assert_eq!(option_keys(method), *keys, "{method}");
+    }
+    // Every other method has no `opts` object of its own.
+    for spec in specs() {
+        if !expected.iter().any(|(m, _)| *m == spec.name) {
+            assert!(option_keys(spec.name).is_empty(), "{}", spec.name);
+        }
+    }
+    assert!(option_keys("no.suchMethod").is_empty());
+}
+
+#[test]
+fn option_keys_skip_nested_types_and_arrows() {
+    let spec = MethodSpec {
+        name: "x.y",
+        generics: "",
+        params: "a: string, opts?: { f?: (p: { q: number }) => void; g: Array<{ h: string }> } & ProgressOptions",
+        result: "void",
+        doc: "",
+    };
+    assert_eq!(spec.option_keys(), ["f", "g", "onProgress"]);
+}
+
+/// The method names the client's bodies pass to `args::method_options` (and
+/// `resolve_with_opts`) name methods with an `opts` type: a misspelt name would warn about
+/// every key.
+#[test]
+fn every_method_options_call_names_a_method_with_opts() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/client"),
+        &mut files,
+    );
+    let mut calls = 0;
+    for file in files.iter().filter(|f| !f.ends_with("registry/tests.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for call in ["method_options(", "resolve_with_opts("] {
+            for (at, _) in text.match_indices(call) {
+                let rest = &text[at + call.len()..];
+                let Some(close) = rest.find(')') else {
+                    continue;
+                };
+                let Some(name) = rest[..close].split('"').nth(1) else {
+                    continue; // the definition, or a caller passing its parameter on
+                };
+                calls += 1;
+                assert!(
+                    !option_keys(name).is_empty(),
+                    "{}: {name} has no opts type",
+                    file.display()
+                );
+            }
+        }
+    }
+    assert_eq!(calls, 15, "one call per method with options");
+}

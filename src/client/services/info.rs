@@ -27,7 +27,7 @@ pub(crate) fn get_service_info(
     async move {
         let dest = me.begin()?;
         let name = binding_name(&a)?;
-        let opts = args::options(&a, 1, crate::options::keys::SERVICE_INFO)?;
+        let opts = args::method_options(&a, 1, "services.getServiceInfo")?;
         let wanted = opts
             .get("service")
             .and_then(Value::as_str)

@@ -35,7 +35,7 @@ pub(crate) fn publish_service_binding(
 
 /// `opts.service`: a string when given (an empty one counts as not given).
 fn service_option(a: &Args) -> Result<Option<String>> {
-    let opts = args::options(a, 1, crate::options::keys::PUBLISH_BINDING)?;
+    let opts = args::method_options(a, 1, "services.publishServiceBinding")?;
     match opts.get("service") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),

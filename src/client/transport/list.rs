@@ -36,7 +36,7 @@ pub(crate) fn list(
     let me = client.clone();
     async move {
         let dest = me.begin()?;
-        let opts = args::options(&a, 0, crate::options::keys::TRANSPORT_LIST)?;
+        let opts = args::method_options(&a, 0, "transport.list")?;
         let limit = number(&opts, "limit")?;
         let query = string(&opts, "query").map(|q| q.trim().to_lowercase());
         let raw = match fetch(&me, &dest).await {

@@ -123,7 +123,7 @@ fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
     if blank {
         return Err(invalid("transportNumber must not be empty".into()));
     }
-    let opts = args::options(a, 1, crate::options::keys::TRANSPORT_DIFF)?;
+    let opts = args::method_options(a, 1, "transport.getDiff")?;
     let page_size = opts
         .get("pageSize")
         .filter(|v| !v.is_null())

@@ -4,7 +4,7 @@
 //! ([`crate::client::registry`]; functions close over the client, so they also work
 //! detached: `const { search } = client.repository`). Only the conversions live here.
 
-use super::strategies;
+use super::types::options::{Connection, CreateAdtLs, KeepAliveChoice};
 use crate::client::registry::render::CallOptionsAt;
 use crate::client::{
     Args, Client, ClientOptions, ConnectionOptions, Health, Probe, SEMANTIC_TOKENS_METHOD,
@@ -14,10 +14,8 @@ use crate::js::runtime::checked;
 use crate::js::runtime::errors::coded;
 use crate::js::runtime::json;
 use crate::js::runtime::settle::Settling;
-use crate::js::runtime::timeouts::timeout_prop;
 use crate::js::runtime::values::{self, Json, Raw};
 use crate::kernel::error::{codes, Error as EngineError};
-use crate::options::keys;
 use napi::bindgen_prelude::*;
 use napi::JsValue;
 use serde_json::Value;
@@ -231,9 +229,10 @@ fn health_json(h: &Health) -> Value {
     Value::Object(out)
 }
 
-/// `CreateAdtLsOptions` to engine options, every value checked through [`checked`] with its
-/// option path; unknown keys are logged as warnings. `auth` may be a strategy made by our
-/// factories or any object with the strategy shape.
+/// `CreateAdtLsOptions` to engine options: read through its declaration
+/// ([`CreateAdtLs`], every value checked with its option path, unknown keys logged as
+/// warnings); `auth` may be a strategy made by our factories or any object with the strategy
+/// shape.
 fn client_options(
     env: &Env,
     opts: Option<Unknown>,
@@ -248,43 +247,37 @@ fn client_options(
     let Some(obj) = checked::opt_object(env, opts, "opts")? else {
         return Ok(o);
     };
-    checked::warn_unknown_keys(&obj, "", keys::CREATE_ADT_LS);
-    let prop = |key: &str| checked::property(&obj, key);
-    if let Some(auth) = prop("auth").filter(|a| !is_nullish(a)) {
-        o.auth = Some(strategies::from_js(env, auth)?);
+    let given = CreateAdtLs::read(env, &obj, "")?;
+    o.auth = given.auth.map(|a| a.0);
+    if let Some(adt) = given.adt_ls {
+        o.adt_ls_path = adt.path;
+        o.extra_args = adt.extra_args.unwrap_or_default();
+        o.extra_env = adt.extra_env.unwrap_or_default();
+        if let Some(ms) = adt.start_timeout_ms {
+            o.start_timeout = ms;
+        }
+        if let Some(ms) = adt.request_timeout_ms {
+            o.request_timeout = ms;
+        }
     }
-    if let Some(adt) = checked::opt_object(env, prop("adtLs"), "adtLs")? {
-        adt_ls_options(env, &adt, &mut o)?;
-    }
-    if let Some(ms) = timeout_prop(env, &obj, "mcpTimeoutMs", "mcpTimeoutMs")? {
+    if let Some(ms) = given.mcp_timeout_ms {
         o.mcp_timeout = ms;
     }
-    if let Some(ms) = timeout_prop(env, &obj, "logonTimeoutMs", "logonTimeoutMs")? {
+    if let Some(ms) = given.logon_timeout_ms {
         o.logon_timeout = ms;
     }
-    if let Some(c) = checked::opt_object(env, prop("connection"), "connection")? {
-        o.connection = Some(connection(env, &c)?);
+    o.connection = given.connection.map(connection);
+    o.trace_file = given.trace.map(|t| PathBuf::from(t.file));
+    o.destination_id = given.destination_id;
+    if let Some(port) = given.mcp_port {
+        o.mcp_port = i64::from(port.0);
     }
-    o.trace_file = super::trace_option::trace_file(env, prop("trace"), "trace")?;
-    o.destination_id = checked::opt_string(env, prop("destinationId"), "destinationId")?;
-    if let Some(port) = checked::opt_adt_ls_port(env, prop("mcpPort"), "mcpPort")? {
-        o.mcp_port = i64::from(port);
-    }
-    match prop("keepAlive").filter(|k| !is_nullish(k)) {
+    match given.keep_alive {
         None => {}
-        Some(k) if matches!(k.get_type(), Ok(ValueType::Boolean)) => {
-            o.keep_alive = checked::opt_bool(env, Some(k), "keepAlive")?.unwrap_or(true);
-        }
-        Some(k) => {
-            let Some(keep_alive) = checked::opt_object(env, Some(k), "keepAlive")
-                .map_err(|_| type_error(env, &k, "keepAlive", "a boolean or { intervalMs }"))?
-            else {
-                return Ok(o);
-            };
-            checked::warn_unknown_keys(&keep_alive, "keepAlive", keys::KEEP_ALIVE);
+        Some(KeepAliveChoice::On(on)) => o.keep_alive = on,
+        Some(KeepAliveChoice::Every(k)) => {
             o.keep_alive = true;
-            if let Some(ms) = timeout_prop(env, &keep_alive, "intervalMs", "keepAlive.intervalMs")?
-            {
+            if let Some(ms) = k.interval_ms {
                 o.keep_alive_interval = ms;
             }
         }
@@ -292,86 +285,23 @@ fn client_options(
     Ok(o)
 }
 
-fn is_nullish(v: &Unknown) -> bool {
-    matches!(v.get_type(), Ok(ValueType::Undefined | ValueType::Null))
-}
-
-fn type_error(env: &Env, v: &Unknown, path: &str, expected: &str) -> EngineError {
-    crate::kernel::arg_error::type_error(path, expected, &checked::received(env, Some(v)))
-}
-
-/// `adtLs: { path, extraArgs, extraEnv, startTimeoutMs, requestTimeoutMs }`.
-fn adt_ls_options(
-    env: &Env,
-    adt: &Object,
-    o: &mut ClientOptions,
-) -> std::result::Result<(), EngineError> {
-    checked::warn_unknown_keys(adt, "adtLs", keys::ADT_LS);
-    let prop = |key: &str| checked::property(adt, key);
-    o.adt_ls_path = checked::opt_string(env, prop("path"), "adtLs.path")?;
-    o.extra_args =
-        checked::opt_strings(env, prop("extraArgs"), "adtLs.extraArgs")?.unwrap_or_default();
-    o.extra_env =
-        checked::opt_string_map(env, prop("extraEnv"), "adtLs.extraEnv")?.unwrap_or_default();
-    if let Some(ms) = timeout_prop(env, adt, "startTimeoutMs", "adtLs.startTimeoutMs")? {
-        o.start_timeout = ms;
-    }
-    if let Some(ms) = timeout_prop(env, adt, "requestTimeoutMs", "adtLs.requestTimeoutMs")? {
-        o.request_timeout = ms;
-    }
-    Ok(())
-}
-
-/// `connection: ConnectionOptions`.
-fn connection(env: &Env, c: &Object) -> std::result::Result<ConnectionOptions, EngineError> {
-    checked::warn_unknown_keys(c, "connection", keys::CONNECTION);
-    let prop = |key: &str| checked::property(c, key);
-    let system_url = checked::string(env, prop("systemUrl"), "connection.systemUrl")?;
-    let forward_proxy =
-        match checked::opt_object(env, prop("forwardProxy"), "connection.forwardProxy")? {
-            Some(fp) => {
-                let path = "connection.forwardProxy";
-                checked::warn_unknown_keys(&fp, path, keys::FORWARD_PROXY);
-                let host =
-                    checked::string(env, checked::property(&fp, "host"), &format!("{path}.host"))?;
-                let port_path = format!("{path}.port");
-                let port = checked::number(env, checked::property(&fp, "port"), &port_path)?;
-                Some((host, crate::kernel::arg_error::port(&port_path, port)?))
-            }
-            None => None,
-        };
-    let probe = match checked::opt_object(env, prop("probe"), "connection.probe")? {
-        Some(p) => {
-            checked::warn_unknown_keys(&p, "connection.probe", keys::PROBE);
-            let pattern = checked::string(
-                env,
-                checked::property(&p, "pattern"),
-                "connection.probe.pattern",
-            )?;
-            let types = checked::opt_strings(
-                env,
-                checked::property(&p, "types"),
-                "connection.probe.types",
-            )?;
-            Some(Probe {
-                pattern,
-                types: types.unwrap_or_default(),
-            })
-        }
-        None => None,
-    };
-    Ok(ConnectionOptions {
-        system_url,
-        client: checked::opt_string(env, prop("client"), "connection.client")?,
-        language: checked::opt_string(env, prop("language"), "connection.language")?,
-        self_signed: checked::opt_bool(env, prop("selfSigned"), "connection.selfSigned")?
-            .unwrap_or(false),
-        extra_ca_certs: checked::opt_strings(env, prop("extraCaCerts"), "connection.extraCaCerts")?
+/// `connection: ConnectionOptions` as the engine takes it.
+fn connection(c: Connection) -> ConnectionOptions {
+    ConnectionOptions {
+        system_url: c.system_url,
+        client: c.client,
+        language: c.language,
+        self_signed: c.self_signed.unwrap_or(false),
+        extra_ca_certs: c
+            .extra_ca_certs
             .unwrap_or_default()
             .into_iter()
             .map(PathBuf::from)
             .collect(),
-        forward_proxy,
-        probe,
-    })
+        forward_proxy: c.forward_proxy.map(|fp| (fp.host, fp.port.0)),
+        probe: c.probe.map(|p| Probe {
+            pattern: p.pattern,
+            types: p.types.unwrap_or_default(),
+        }),
+    }
 }

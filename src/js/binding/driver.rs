@@ -1,6 +1,7 @@
 //! `AdtLsDriver` for JS: converts arguments, wraps JS request handlers, forwards to
 //! [`crate::driver::Driver`].
 
+use super::types::options::{ClientIdentity, DriverOpts};
 use crate::auth::proxy_url::user_request_handler;
 use crate::driver::router::ServerRequestHandler;
 use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
@@ -320,36 +321,27 @@ fn driver_options<'e>(
         host: Some(host),
         ..DriverOptions::default()
     };
-    let mut handlers = Vec::new();
     let Some(opts) = checked::opt_object(env, opts, "opts")? else {
-        return Ok((bin_path, options, handlers));
+        return Ok((bin_path, options, Vec::new()));
     };
-    checked::warn_unknown_keys(&opts, "opts", keys::DRIVER);
-    let prop = |key: &str| checked::property(&opts, key);
-    if let Some(dir) = checked::opt_string(env, prop("dataDir"), "opts.dataDir")? {
+    let given = DriverOpts::read(env, &opts, "opts")?;
+    if let Some(dir) = given.data_dir {
         options.data_dir = Some(PathBuf::from(dir));
     }
-    if let Some(args) = checked::opt_strings(env, prop("extraArgs"), "opts.extraArgs")? {
+    if let Some(args) = given.extra_args {
         options.extra_args = args;
     }
-    if let Some(extra) = checked::opt_string_map(env, prop("extraEnv"), "opts.extraEnv")? {
+    if let Some(extra) = given.extra_env {
         options.extra_env = extra;
     }
-    if let Some(info) = checked::opt_object(env, prop("clientInfo"), "opts.clientInfo")? {
-        options.client_info = client_info(env, &info, "opts.clientInfo")?;
+    if let Some(info) = given.client_info {
+        options.client_info = client_identity(info);
     }
-    if let Some(ms) = timeout_prop(env, &opts, "requestTimeoutMs", "opts.requestTimeoutMs")? {
+    if let Some(ms) = given.request_timeout_ms {
         options.request_timeout = ms;
     }
-    options.trace_file = super::trace_option::trace_file(env, prop("trace"), "opts.trace")?;
-    if let Some(map) = checked::opt_object(env, prop("requestHandlers"), "opts.requestHandlers")? {
-        for method in checked::keys(&map) {
-            let path = format!("opts.requestHandlers.{method}");
-            if let Some(f) = checked::opt_function(env, checked::property(&map, &method), &path)? {
-                handlers.push((method, f));
-            }
-        }
-    }
+    options.trace_file = given.trace.map(|t| PathBuf::from(t.file));
+    let handlers = given.request_handlers.map(|h| h.0).unwrap_or_default();
     Ok((bin_path, options, handlers))
 }
 
@@ -359,22 +351,15 @@ pub fn client_info(
     info: &Object,
     path: &str,
 ) -> std::result::Result<ClientInfo, EngineError> {
-    checked::warn_unknown_keys(info, path, keys::CLIENT_INFO);
+    ClientIdentity::read(env, info, path).map(client_identity)
+}
+
+fn client_identity(info: ClientIdentity) -> ClientInfo {
     let defaults = ClientInfo::default();
-    let name = checked::opt_string(
-        env,
-        checked::property(info, "name"),
-        &format!("{path}.name"),
-    )?;
-    let version = checked::opt_string(
-        env,
-        checked::property(info, "version"),
-        &format!("{path}.version"),
-    )?;
-    Ok(ClientInfo {
-        name: name.unwrap_or(defaults.name),
-        version: version.unwrap_or(defaults.version),
-    })
+    ClientInfo {
+        name: info.name.unwrap_or(defaults.name),
+        version: info.version.unwrap_or(defaults.version),
+    }
 }
 
 /// `opts?: { timeoutMs?: number }` of a request.

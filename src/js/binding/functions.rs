@@ -1,16 +1,17 @@
 //! Plain exported functions: version gate, discovery, spawn argv, text helpers and the
 //! federated-result unwrapper. Each converts its arguments and calls the engine.
 
+use super::types::options::{Discover, SpawnArgs};
 use crate::discovery::version;
 use crate::discovery::{self, DiscoverOptions};
 use crate::js::runtime::checked;
 use crate::js::runtime::errors::throw;
+use crate::js::runtime::option_types::FromJs;
 use crate::js::runtime::values::{self, Json, OrUndefined, Raw};
 use crate::kernel::arg_error::{self, Received};
 use crate::kernel::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::lsp::text::{self, Legend, TextEdit};
 use crate::mcp::federated;
-use crate::options::keys;
 use crate::process::args;
 use napi::bindgen_prelude::*;
 use serde_json::Value;
@@ -186,16 +187,15 @@ fn discover_options(env: &Env, opts: Option<Unknown>) -> EngineResult<DiscoverOp
     let Some(opts) = checked::opt_object(env, opts, "opts")? else {
         return Ok(o);
     };
-    checked::warn_unknown_keys(&opts, "opts", keys::DISCOVER);
-    let prop = |key: &str| checked::property(&opts, key);
-    let string = |key: &str| checked::opt_string(env, prop(key), &format!("opts.{key}"));
-    o.explicit_path = string("explicitPath")?;
-    o.repo_root = string("repoRoot")?.map(PathBuf::from);
-    o.extensions_dir = string("extensionsDir")?.map(PathBuf::from);
-    o.extensions_dirs = checked::opt_strings(env, prop("extensionsDirs"), "opts.extensionsDirs")?
+    let given = Discover::read(env, &opts, "opts")?;
+    o.explicit_path = given.explicit_path;
+    o.repo_root = given.repo_root.map(PathBuf::from);
+    o.extensions_dir = given.extensions_dir.map(PathBuf::from);
+    o.extensions_dirs = given
+        .extensions_dirs
         .map(|v| v.into_iter().map(PathBuf::from).collect());
-    o.platform = string("platform")?;
-    o.arch = string("arch")?;
+    o.platform = given.platform;
+    o.arch = given.arch;
     Ok(o)
 }
 
@@ -210,12 +210,9 @@ pub fn compose_spawn_args(env: Env, opts: Unknown) -> Result<Vec<String>> {
 }
 
 fn spawn_args(env: &Env, opts: Option<Unknown>) -> EngineResult<Vec<String>> {
-    let opts = checked::object(env, opts, "opts")?;
-    checked::warn_unknown_keys(&opts, "opts", keys::SPAWN_ARGS);
-    let prop = |key: &str| checked::property(&opts, key);
-    let data_dir = checked::string(env, prop("dataDir"), "opts.dataDir")?;
-    let pipe_name = checked::string(env, prop("pipeName"), "opts.pipeName")?;
-    let extra = checked::opt_strings(env, prop("extraArgs"), "opts.extraArgs")?.unwrap_or_default();
+    let given = SpawnArgs::from_js(env, opts, "opts")?;
+    let extra = given.extra_args.unwrap_or_default();
+    let (data_dir, pipe_name) = (given.data_dir, given.pipe_name);
     Ok(args::compose_spawn_args(&data_dir, &pipe_name, &extra))
 }
 

@@ -4,10 +4,12 @@
 
 use super::driver::rejected;
 use super::requester;
+use super::types::options::StartMcp;
 use crate::js::runtime::callback::JsCallback;
 use crate::js::runtime::cancel;
 use crate::js::runtime::checked;
 use crate::js::runtime::errors::coded;
+use crate::js::runtime::option_types::FromJs;
 use crate::js::runtime::settle::Settling;
 use crate::js::runtime::timeouts::timeout_arg;
 use crate::js::runtime::values::{Json, OrUndefined};
@@ -17,7 +19,6 @@ use crate::kernel::log;
 use crate::lsp::LspRequester;
 use crate::mcp::lifecycle;
 use crate::mcp::{McpClient, McpClientOptions};
-use crate::options::keys;
 use napi::bindgen_prelude::*;
 use serde_json::{json as j, Value};
 use std::sync::Arc;
@@ -73,11 +74,8 @@ fn start_options(
     env: &Env,
     opts: Option<Unknown>,
 ) -> std::result::Result<(u16, String), EngineError> {
-    let opts = checked::object(env, opts, "opts")?;
-    checked::warn_unknown_keys(&opts, "opts", keys::START_MCP);
-    let port = checked::number(env, checked::property(&opts, "port"), "opts.port")?;
-    let port = crate::kernel::arg_error::port_from("opts.port", port, 0)?;
-    let token = checked::secret(env, checked::property(&opts, "token"), "opts.token")?;
+    let given = StartMcp::from_js(env, opts, "opts")?;
+    let (port, token) = (given.port.0, given.token.0);
     Ok((port, token))
 }
 

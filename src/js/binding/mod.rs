@@ -15,5 +15,4 @@ mod mcp;
 mod progress;
 mod requester;
 mod strategies;
-mod trace_option;
 mod types;

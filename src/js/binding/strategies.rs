@@ -4,6 +4,7 @@
 //! also carry the engine strategy under a symbol key, so `createAdtLs` runs them natively.
 
 use super::driver::AdtLsDriver;
+use super::types::options::{ClientCertArgs, InteractiveArgs, PemBytes, StrategyUser};
 use crate::auth::strategy::{Kind, Logon, Registrar};
 use crate::auth::{InteractiveUi, LogonContext, PromptField, Strategy, TokenProvider, TokenSource};
 use crate::driver::router::ServerRequestHandler;
@@ -11,13 +12,13 @@ use crate::driver::Driver;
 use crate::js::runtime::callback::JsCallback;
 use crate::js::runtime::checked;
 use crate::js::runtime::errors::{coded, throw};
+use crate::js::runtime::option_types::FromJs;
 use crate::js::runtime::settle::Settling;
 use crate::js::runtime::values::{self, Json};
 use crate::js::runtime::{call, json, properties};
 use crate::kernel::arg_error;
 use crate::kernel::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::kernel::future::BoxFuture;
-use crate::options::keys;
 use crate::tls::ClientCertPem;
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -38,11 +39,7 @@ fn or_throw<T>(env: &Env, r: EngineResult<T>) -> Result<T> {
 
 /// `opts?: { user?: string }` of `bearer` and `custom`.
 fn user_opt(env: &Env, opts: Option<Unknown>) -> EngineResult<Option<String>> {
-    let Some(opts) = checked::opt_object(env, opts, "opts")? else {
-        return Ok(None);
-    };
-    checked::warn_unknown_keys(&opts, "opts", keys::STRATEGY_USER);
-    checked::opt_string(env, checked::property(&opts, "user"), "opts.user")
+    Ok(Option::<StrategyUser>::from_js(env, opts, "opts")?.and_then(|o| o.user))
 }
 
 /// Log on with user and password, headless (the common on-premise case). When adt-ls asks for a
@@ -143,12 +140,9 @@ pub fn bearer<'env>(
 pub fn client_cert<'env>(env: &'env Env, opts: Unknown<'env>) -> Result<Object<'env>> {
     let opts = Some(opts);
     let opts = or_throw(env, checked::object(env, opts, "opts"))?;
-    checked::warn_unknown_keys(&opts, "opts", keys::CLIENT_CERT);
-    let pem = or_throw(env, client_cert_pem(env, &opts, "opts"))?;
-    let user = or_throw(
-        env,
-        checked::opt_string(env, checked::property(&opts, "user"), "opts.user"),
-    )?;
+    let given = or_throw(env, ClientCertArgs::read(env, &opts, "opts"))?;
+    let pem = ClientCertPem::new(given.cert.0, given.key.0);
+    let user = given.user;
     let strategy = Strategy {
         kind: Kind::ClientCert,
         user,
@@ -164,17 +158,10 @@ pub fn client_cert<'env>(env: &'env Env, opts: Unknown<'env>) -> Result<Object<'
 
 /// `{cert, key}` (strings or bytes, both required) of a client-certificate object at `path`.
 fn client_cert_pem(env: &Env, obj: &Object, path: &str) -> EngineResult<ClientCertPem> {
-    let expected = "a PEM string, Buffer or Uint8Array";
-    let read = |key: &str| {
-        let at = format!("{path}.{key}");
-        let value = checked::property(obj, key);
-        checked::opt_bytes(env, value, &at)?.ok_or_else(|| {
-            arg_error::type_error(&at, expected, &checked::received(env, value.as_ref()))
-        })
-    };
+    let read = |key: &str| PemBytes::from_property(env, obj, key, &format!("{path}.{key}"));
     let cert = read("cert")?;
     let key = read("key")?;
-    Ok(ClientCertPem::new(cert, key))
+    Ok(ClientCertPem::new(cert.0, key.0))
 }
 
 /// Log on interactively: you supply the user interface. `cb.openUrl(url)` is called with the
@@ -197,24 +184,13 @@ fn client_cert_pem(env: &Env, obj: &Object, path: &str) -> EngineResult<ClientCe
 pub fn interactive<'env>(env: &'env Env, cb: Unknown<'env>) -> Result<Object<'env>> {
     let cb = Some(cb);
     let cb = or_throw(env, checked::object(env, cb, "cb"))?;
-    checked::warn_unknown_keys(&cb, "cb", keys::INTERACTIVE);
-    let open = or_throw(
-        env,
-        checked::function(env, checked::property(&cb, "openUrl"), "cb.openUrl"),
-    )?;
-    let open = JsCallback::new(env, open.bind(cb)?)?;
-    let prompt = or_throw(
-        env,
-        checked::opt_function(env, checked::property(&cb, "promptField"), "cb.promptField"),
-    )?;
-    let prompt = match prompt {
+    let given = or_throw(env, InteractiveArgs::read(env, &cb, "cb"))?;
+    let open = JsCallback::new(env, given.open_url.bind(cb)?)?;
+    let prompt = match given.prompt_field {
         Some(f) => Some(JsCallback::new(env, f.bind(cb)?)?),
         None => None,
     };
-    let user = or_throw(
-        env,
-        checked::opt_string(env, checked::property(&cb, "user"), "cb.user"),
-    )?;
+    let user = given.user;
     let strategy = Strategy {
         kind: Kind::Interactive,
         user,

@@ -19,6 +19,8 @@ pub(super) mod js_engine;
 pub(super) mod js_thread_reads;
 pub(super) mod json;
 pub(super) mod logger;
+pub(super) mod option_types;
+
 pub(super) mod outbox;
 pub(super) mod process_exit;
 pub(super) mod properties;

@@ -16,7 +16,7 @@ mod events;
 mod lifecycle;
 mod lsp;
 mod navigation;
-mod options;
+pub(super) mod options;
 mod quality;
 mod repository;
 mod services;

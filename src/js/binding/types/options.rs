@@ -1,19 +1,42 @@
 //! The option types of the public API: `new AdtLsDriver(binPath, opts)`, `createAdtLs(opts)`
-//! (with its connection and nested option objects) and `resolveAdtLsPath(opts)`. They only
-//! describe what JS passes in; reading and validating it stays in the N-API layer
-//! (`src/js/runtime/checked.rs`, `driver_options` in `driver.rs`, `client_options` in `client.rs`,
-//! `discover_options` in `functions.rs`), never through these types. Callback-typed members and types napi
-//! cannot render (`LogonStrategy`, `ServerRequestHandler`, `NodeJS.Platform`) are spelled
-//! with `ts_type` and declared in `types/header.d.ts`.
+//! (with its connection and nested option objects), `resolveAdtLsPath(opts)`, and the option
+//! objects of `composeSpawnArgs`, `startMcpServer` and the strategy factories. Each is declared
+//! once: with `#[js_options(Values)]` the declaration is the `#[napi(object)]` interface of
+//! `index.d.ts`, the known keys of the unknown-key warning and the checked reader the exports
+//! use (`DriverOpts`, `CreateAdtLs`, `Discover`, … hold the values as JS gave them; `driver.rs`,
+//! `client.rs` and `functions.rs` turn them into engine options); an object whose TypeScript is
+//! inline in its export's `ts_args_type` is a `js_values!` reader only. Callback-typed members
+//! and types napi cannot render (`LogonStrategy`, `ServerRequestHandler`, `NodeJS.Platform`)
+//! are spelled with `ts_type` and declared in `types/header.d.ts`; their readers are below.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
 
+use crate::auth::Strategy;
+use crate::js::binding::strategies;
+use crate::js::runtime::checked;
+use crate::js::runtime::option_types::{js_values, AdtLsPort, FromJs, PeerPort, Port, Secret};
+use crate::kernel::arg_error;
+use crate::kernel::error::Result as EngineResult;
+use adt_ls_native_macros::js_options;
+use napi::bindgen_prelude::*;
 use napi::Either;
-use napi_derive::napi;
 use serde_json::Value;
 
 /// Options of `new AdtLsDriver(binPath, opts)`.
-#[napi(object)]
+#[js_options(
+    DriverOpts,
+    read(
+        data_dir,
+        extra_args,
+        extra_env,
+        client_info,
+        request_timeout_ms,
+        trace,
+        request_handlers,
+    )
+)]
 pub struct AdtLsDriverOptions {
     /// adt-ls's Eclipse workspace (`-data`) and JCo trace directory. Created at start. A
     /// directory you give is kept on dispose.
@@ -21,6 +44,7 @@ pub struct AdtLsDriverOptions {
     pub data_dir: Option<String>,
     /// Environment entries for the adt-ls process, laid over the inherited environment (a
     /// matching key is replaced, e.g. `JAVA_TOOL_OPTIONS`).
+    #[js_read(Option<Vec<(String, String)>>)]
     pub extra_env: Option<HashMap<String, String>>,
     /// Arguments placed before adt-ls's own `-Djco.trace_path`, `-data` and `--pipe`: JVM or JCo
     /// flags such as `-Djco.middleware.snc_lib=…`, `-Djava.library.path=…`, or `-consoleLog`.
@@ -29,16 +53,19 @@ pub struct AdtLsDriverOptions {
     /// {@link AdtLsDriver.setRequestHandler} for each. Unhandled requests are answered `null`
     /// (`workspace/configuration`: one `null` per item).
     #[napi(ts_type = "Record<string, ServerRequestHandler>")]
+    #[js_read(Option<RequestHandlers<'e>>)]
     pub request_handlers: Option<Value>,
     /// The identity sent in `initialize` as `clientInfo` and as the one `userAgentInfos` entry
     /// (adt-ls builds its HTTP User-Agent from it).
     /// @defaultValue `{ name: 'adt-ls-native', version: <package version> }`
+    #[js_read(Option<ClientIdentity<'e>>)]
     pub client_info: Option<ClientInfo>,
     /// Bound on each LSP request, in milliseconds (a finite positive number); a request that
     /// takes longer rejects with code `ETIMEDOUT`. Per call: `sendRequest(method, params, { timeoutMs })`.
     /// adt-ls-native addition (the reference waits for ever).
     /// @defaultValue 300000
     /// @throws `ERR_OUT_OF_RANGE` from the constructor when not a finite positive number
+    #[js_read(Option<Duration>)]
     pub request_timeout_ms: Option<f64>,
     /// Append a redacted JSONL trace of every LSP and MCP message to a file
     /// (docs/tracing.md): passwords, tokens, tickets, cookies and `Authorization` values are
@@ -46,20 +73,34 @@ pub struct AdtLsDriverOptions {
     /// adt-ls-native addition.
     /// @defaultValue no trace unless `ADT_LS_NATIVE_TRACE` names a file
     /// @throws `ERR_INVALID_ARG_TYPE` when not an object, or when `trace.file` is not a string
+    #[js_read(Option<Trace<'e>>)]
     pub trace: Option<TraceOptions>,
 }
 
 /// The client identity of {@link AdtLsDriverOptions.clientInfo}.
-#[napi(object)]
+#[js_options(ClientIdentity)]
 pub struct ClientInfo {
     /// Client name, e.g. your tool's package name.
+    #[js_read(Option<String>)]
     pub name: String,
     /// Client version.
+    #[js_read(Option<String>)]
     pub version: String,
 }
 
 /// The SAP system to log on to: `connection` in {@link CreateAdtLsOptions} (give it together with `auth`).
-#[napi(object)]
+#[js_options(
+    Connection,
+    read(
+        system_url,
+        forward_proxy,
+        probe,
+        client,
+        language,
+        self_signed,
+        extra_ca_certs,
+    )
+)]
 pub struct ConnectionOptions {
     /// URL of the SAP system's ICM, e.g. `https://host:44300`: `https://` or `http://`, a host,
     /// an optional port, no user or password in it. adt-ls itself accepts only `https://`, so an
@@ -86,24 +127,27 @@ pub struct ConnectionOptions {
     pub extra_ca_certs: Option<Vec<String>>,
     /// Send the TLS proxy's requests through this HTTP forward proxy, in absolute form (not
     /// CONNECT), e.g. a Cloud Connector style bridge that does the TLS. Only with `selfSigned`.
+    #[js_read(Option<ForwardProxy<'e>>)]
     pub forward_proxy: Option<ForwardProxyOptions>,
     /// The object the liveness probe searches for (`adtLs/repository/quickSearch` with
     /// `maxResults: 1`): live while it is found. Used at startup and by the keep-alive.
     /// @defaultValue `{ pattern: 'CL_ABAP_TYPEDESCR', types: ['CLAS/OC'] }`
+    #[js_read(Option<LivenessProbe<'e>>)]
     pub probe: Option<LivenessProbeOptions>,
 }
 
 /// The HTTP forward proxy of {@link ConnectionOptions.forwardProxy}.
-#[napi(object)]
+#[js_options(ForwardProxy)]
 pub struct ForwardProxyOptions {
     /// The forward proxy's host name or IP address.
     pub host: String,
     /// The forward proxy's port.
+    #[js_read(Port)]
     pub port: f64,
 }
 
 /// The liveness probe's search of {@link ConnectionOptions.probe}.
-#[napi(object)]
+#[js_options(LivenessProbe)]
 pub struct LivenessProbeOptions {
     /// The quick-search pattern, e.g. an object that always exists.
     pub pattern: String,
@@ -114,16 +158,32 @@ pub struct LivenessProbeOptions {
 /// Options of {@link createAdtLs}. Give `connection` and `auth` together to log on to a
 /// system, or neither for foundation mode (adt-ls and its MCP server run, no system is
 /// contacted).
-#[napi(object)]
+#[js_options(
+    CreateAdtLs,
+    read(
+        auth,
+        adt_ls,
+        mcp_timeout_ms,
+        logon_timeout_ms,
+        connection,
+        trace,
+        destination_id,
+        mcp_port,
+        keep_alive,
+    )
+)]
 pub struct CreateAdtLsOptions {
     /// Which adt-ls to run and how.
+    #[js_read(Option<AdtLsLaunch<'e>>)]
     pub adt_ls: Option<AdtLsLaunchOptions>,
     /// The SAP system. Omit together with `auth` for foundation mode.
+    #[js_read(Option<Connection<'e>>)]
     pub connection: Option<ConnectionOptions>,
     /// How to log on ({@link basic}, {@link bearer}, {@link clientCert}, {@link interactive},
     /// {@link custom}). Omit together with `connection` for foundation mode.
     /// @throws rejects with `Provide connection and auth together, or omit both for foundation mode.` when only one is given
     #[napi(ts_type = "LogonStrategy")]
+    #[js_read(Option<Auth>)]
     pub auth: Option<Value>,
     /// The adt-ls destination id (`adtLs/destinations/create`, `ensureLoggedOn`,
     /// `adtLs/mcp/setDestination`); reported by `health().destination`.
@@ -133,6 +193,7 @@ pub struct CreateAdtLsOptions {
     /// 65535 as adt-ls accepts; a busy port moves on to the next, for up to 20 ports (never
     /// past 65535). `health().mcpPort` is the port in use.
     /// @defaultValue 2240
+    #[js_read(Option<AdtLsPort>)]
     pub mcp_port: Option<f64>,
     /// Activity-gated keep-alive, only when connected: while the client was used in the last
     /// 15 minutes, a liveness probe (`connection.probe`, a one-hit `adtLs/repository/quickSearch`)
@@ -141,14 +202,17 @@ pub struct CreateAdtLsOptions {
     /// it on with another period.
     /// @defaultValue true (every 180 000 ms)
     /// @throws `createAdtLs` rejects with `ERR_OUT_OF_RANGE` for an `intervalMs` that is not a finite positive number
+    #[js_read(Option<KeepAliveChoice<'e>>)]
     pub keep_alive: Option<Either<bool, KeepAliveOptions>>,
     /// Bound on each call to adt-ls's MCP server (the whole HTTP exchange), in milliseconds.
     /// adt-ls-native addition.
     /// @defaultValue 120000
+    #[js_read(Option<Duration>)]
     pub mcp_timeout_ms: Option<f64>,
     /// Bound on `adtLs/destinations/ensureLoggedOn` (the whole logon, the user's interactive
     /// sign-in included), in milliseconds. adt-ls-native addition.
     /// @defaultValue 300000
+    #[js_read(Option<Duration>)]
     pub logon_timeout_ms: Option<f64>,
     /// Append a redacted JSONL trace of every LSP and MCP message to a file
     /// (docs/tracing.md): passwords, tokens, tickets, cookies and `Authorization` values are
@@ -156,12 +220,13 @@ pub struct CreateAdtLsOptions {
     /// adt-ls-native addition.
     /// @defaultValue no trace unless `ADT_LS_NATIVE_TRACE` names a file
     /// @throws `ERR_INVALID_ARG_TYPE` when not an object, or when `trace.file` is not a string
+    #[js_read(Option<Trace<'e>>)]
     pub trace: Option<TraceOptions>,
 }
 
 /// The wire trace of {@link CreateAdtLsOptions.trace} and {@link AdtLsDriverOptions.trace}
 /// (adt-ls-native addition; format and redaction rules in docs/tracing.md).
-#[napi(object)]
+#[js_options(Trace)]
 pub struct TraceOptions {
     /// The trace file (a relative path is taken from `process.cwd()`): created with mode 0600
     /// when new, appended to otherwise (each adt-ls session starts with a header line). A file
@@ -171,7 +236,7 @@ pub struct TraceOptions {
 }
 
 /// Which adt-ls {@link createAdtLs} runs and how: {@link CreateAdtLsOptions.adtLs}.
-#[napi(object)]
+#[js_options(AdtLsLaunch)]
 pub struct AdtLsLaunchOptions {
     /// The adt-ls binary; it must be a regular file. Without it the binary is discovered
     /// ({@link resolveAdtLsPath}: `ADT_LS_PATH`, `vendor/adt-ls/`, the newest
@@ -181,27 +246,31 @@ pub struct AdtLsLaunchOptions {
     /// Arguments placed before adt-ls's own `-data` and `--pipe` (JVM or JCo flags, `-consoleLog`).
     pub extra_args: Option<Vec<String>>,
     /// More environment for the adt-ls process, laid over the inherited one. adt-ls-native addition.
+    #[js_read(Option<Vec<(String, String)>>)]
     pub extra_env: Option<HashMap<String, String>>,
     /// Bound on each start phase (adt-ls connecting to the pipe, `initialize`), in milliseconds.
     /// adt-ls-native addition.
     /// @defaultValue 60000
+    #[js_read(Option<Duration>)]
     pub start_timeout_ms: Option<f64>,
     /// Bound on each LSP request, in milliseconds (code `ETIMEDOUT` when exceeded).
     /// adt-ls-native addition.
     /// @defaultValue 300000
+    #[js_read(Option<Duration>)]
     pub request_timeout_ms: Option<f64>,
 }
 
 /// The keep-alive period of {@link CreateAdtLsOptions.keepAlive} (adt-ls-native addition).
-#[napi(object)]
+#[js_options(KeepAlive)]
 pub struct KeepAliveOptions {
     /// Milliseconds between two keep-alive ticks (a finite positive number).
     /// @defaultValue 180000
+    #[js_read(Option<Duration>)]
     pub interval_ms: Option<f64>,
 }
 
 /// Where {@link resolveAdtLsPath} looks for the adt-ls binary.
-#[napi(object)]
+#[js_options(Discover)]
 pub struct DiscoverOptions {
     /// The binary to use; it must be a regular file (no fall-through to the other sources).
     /// @defaultValue the `ADT_LS_PATH` environment variable (an empty value counts as unset)
@@ -222,4 +291,130 @@ pub struct DiscoverOptions {
     /// Node architecture name for the binary's sub-path.
     /// @defaultValue `process.arch`
     pub arch: Option<String>,
+}
+
+/// `auth`: a strategy made by our factories or any object with the strategy shape.
+pub struct Auth(pub Arc<Strategy>);
+
+impl<'e> FromJs<'e> for Option<Auth> {
+    fn from_js(env: &Env, value: Option<Unknown<'e>>, _path: &str) -> EngineResult<Self> {
+        match value.filter(|v| !is_nullish(v)) {
+            Some(v) => strategies::from_js(env, v).map(|s| Some(Auth(s))),
+            None => Ok(None),
+        }
+    }
+}
+
+/// `keepAlive`: a boolean, or `{ intervalMs }` (which turns it on).
+pub enum KeepAliveChoice<'e> {
+    /// `true` or `false`.
+    On(bool),
+    /// `{ intervalMs }`.
+    Every(KeepAlive<'e>),
+}
+
+impl<'e> FromJs<'e> for Option<KeepAliveChoice<'e>> {
+    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
+        match value.filter(|k| !is_nullish(k)) {
+            None => Ok(None),
+            Some(k) if matches!(k.get_type(), Ok(ValueType::Boolean)) => {
+                Ok(checked::opt_bool(env, Some(k), path)?.map(KeepAliveChoice::On))
+            }
+            Some(k) => {
+                let Some(obj) = checked::opt_object(env, Some(k), path).map_err(|_| {
+                    arg_error::type_error(
+                        path,
+                        "a boolean or { intervalMs }",
+                        &checked::received(env, Some(&k)),
+                    )
+                })?
+                else {
+                    return Ok(None);
+                };
+                KeepAlive::read(env, &obj, path).map(|k| Some(KeepAliveChoice::Every(k)))
+            }
+        }
+    }
+}
+
+/// `requestHandlers`: a function per LSP method (`undefined` and `null` entries skipped).
+pub struct RequestHandlers<'e>(pub Vec<(String, Function<'e, Unknown<'e>, Unknown<'e>>)>);
+
+impl<'e> FromJs<'e> for Option<RequestHandlers<'e>> {
+    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
+        let Some(map) = checked::opt_object(env, value, path)? else {
+            return Ok(None);
+        };
+        let mut handlers = Vec::new();
+        for method in checked::keys(&map) {
+            let at = format!("{path}.{method}");
+            if let Some(f) = checked::opt_function(env, checked::property(&map, &method), &at)? {
+                handlers.push((method, f));
+            }
+        }
+        Ok(Some(RequestHandlers(handlers)))
+    }
+}
+
+fn is_nullish(v: &Unknown) -> bool {
+    matches!(v.get_type(), Ok(ValueType::Undefined | ValueType::Null))
+}
+
+/// A PEM certificate or key: a string, Buffer or Uint8Array (required).
+pub struct PemBytes(pub Vec<u8>);
+
+impl<'e> FromJs<'e> for PemBytes {
+    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
+        let expected = "a PEM string, Buffer or Uint8Array";
+        checked::opt_bytes(env, value, path)?
+            .map(PemBytes)
+            .ok_or_else(|| {
+                arg_error::type_error(path, expected, &checked::received(env, value.as_ref()))
+            })
+    }
+}
+
+// The option objects whose TypeScript is written inline in the export's `ts_args_type`.
+
+js_values! {
+    /// `composeSpawnArgs(opts)`: `{ dataDir: string; pipeName: string; extraArgs?: string[] }`.
+    pub struct SpawnArgs<'e> {
+        pub data_dir: String,
+        pub pipe_name: String,
+        pub extra_args: Option<Vec<String>>,
+    }
+}
+
+js_values! {
+    /// `startMcpServer(driver, opts)`: `{ port: number; token: string }`; a port from 0 to
+    /// 65535 (adt-ls applies its own range).
+    pub struct StartMcp<'e> {
+        pub port: PeerPort,
+        pub token: Secret,
+    }
+}
+
+js_values! {
+    /// `opts?: { user?: string }` of `bearer(token, opts)` and `custom(register, opts)`.
+    pub struct StrategyUser<'e> {
+        pub user: Option<String>,
+    }
+}
+
+js_values! {
+    /// `clientCert(opts)`: `{ cert: string | Buffer; key: string | Buffer; user?: string }`.
+    pub struct ClientCertArgs<'e> {
+        pub cert: PemBytes,
+        pub key: PemBytes,
+        pub user: Option<String>,
+    }
+}
+
+js_values! {
+    /// `interactive(cb)`: `InteractiveCallbacks` (declared in `types/header.d.ts`).
+    pub struct InteractiveArgs<'e> {
+        pub open_url: Function<'e, Unknown<'e>, Unknown<'e>>,
+        pub prompt_field: Option<Function<'e, Unknown<'e>, Unknown<'e>>>,
+        pub user: Option<String>,
+    }
 }
