@@ -72,12 +72,8 @@ pub(crate) async fn resolve_target(client: &Client, a: &Args) -> Result<Target> 
 }
 
 /// `lifecycle.resolveAffUri(ref)`.
-pub(super) fn resolve_method(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move { Ok(Value::String(resolve_target(&me, &a).await?.uri)) }
+pub(super) async fn resolve_method(me: Client, a: Args) -> Result<Value> {
+    Ok(Value::String(resolve_target(&me, &a).await?.uri))
 }
 
 /// Name -> repotree AFF URI: the given `uri` when the ref has one (no search); else a
