@@ -3,9 +3,8 @@
 //! `resolve`, the first `resolveLimit` (25) capped items that carry `data` are sent to
 //! `completionItem/resolve` in parallel (an item whose resolve fails stays as it was).
 
-use super::documents::with_open_document;
 use super::locator::Locator;
-use super::queries::at_position;
+use super::queries::with_position;
 use super::strip_data;
 use crate::client::args::{self, Args};
 use crate::client::locate::Locating;
@@ -50,39 +49,35 @@ pub(crate) async fn completion(me: Client, a: Args, document: Locating) -> Resul
     let max_items = number(&opts, "maxItems")?.unwrap_or(DEFAULT_MAX_ITEMS);
     let limit = number(&opts, "resolveLimit")?.unwrap_or(DEFAULT_RESOLVE_LIMIT);
     let resolve = flag(&opts, "resolve");
-    with_open_document(&me, document, |uri, text| {
-        let me = me.clone();
-        async move {
-            let params = at_position(&me, &uri, &text, &locator).await?;
-            let res = me
-                .active_request("textDocument/completion", Some(params))
-                .await?;
-            let (items, incomplete) = match &res {
-                Value::Array(list) => (list.as_slice(), None),
-                other => (
-                    other
-                        .get("items")
-                        .and_then(Value::as_array)
-                        .map(Vec::as_slice)
-                        .unwrap_or_default(),
-                    other.get("isIncomplete").cloned(),
-                ),
-            };
-            let capped = js_slice_to(items, max_items);
-            let mut out = Map::new();
-            if let Some(v) = incomplete {
-                out.insert("isIncomplete".into(), v);
-            }
-            out.insert("total".into(), json!(items.len()));
-            if resolve {
-                let (resolved, list) = resolve_items(&me, capped, limit).await;
-                out.insert("resolved".into(), json!(resolved));
-                out.insert("items".into(), Value::Array(list));
-            } else {
-                out.insert("items".into(), Value::Array(slim(capped)));
-            }
-            Ok(Value::Object(out))
+    with_position(&me, document, locator, |me, params| async move {
+        let res = me
+            .active_request("textDocument/completion", Some(params))
+            .await?;
+        let (items, incomplete) = match &res {
+            Value::Array(list) => (list.as_slice(), None),
+            other => (
+                other
+                    .get("items")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default(),
+                other.get("isIncomplete").cloned(),
+            ),
+        };
+        let capped = js_slice_to(items, max_items);
+        let mut out = Map::new();
+        if let Some(v) = incomplete {
+            out.insert("isIncomplete".into(), v);
         }
+        out.insert("total".into(), json!(items.len()));
+        if resolve {
+            let (resolved, list) = resolve_items(&me, capped, limit).await;
+            out.insert("resolved".into(), json!(resolved));
+            out.insert("items".into(), Value::Array(list));
+        } else {
+            out.insert("items".into(), Value::Array(slim(capped)));
+        }
+        Ok(Value::Object(out))
     })
     .await
 }

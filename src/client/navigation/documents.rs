@@ -12,14 +12,14 @@ use crate::kernel::error::Result;
 use serde_json::{json, Value};
 use std::future::Future;
 
-/// Run `query(uri, source)` with the object's document open.
+/// Run `query(client, uri, source)` with the object's document open.
 pub(crate) async fn with_open_document<F, Fut>(
     client: &Client,
     document: Locating,
     query: F,
 ) -> Result<Value>
 where
-    F: FnOnce(String, String) -> Fut,
+    F: FnOnce(Client, String, String) -> Fut,
     Fut: Future<Output = Result<Value>>,
 {
     let (located, _turn) = document.turn(client).await?;
@@ -31,7 +31,7 @@ where
         json!({"textDocument": {"uri": uri, "languageId": "abap", "version": 1, "text": text}}),
     )
     .await?;
-    let out = query(uri.clone(), text).await;
+    let out = query(client.clone(), uri.clone(), text).await;
     let _ = notify(
         client,
         "textDocument/didClose",

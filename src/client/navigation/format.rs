@@ -20,28 +20,25 @@ pub(crate) async fn format(me: Client, a: Args, document: Locating) -> Result<Va
         "tabSize": or(&opts, "tabSize", json!(2)),
         "insertSpaces": or(&opts, "insertSpaces", json!(true)),
     });
-    with_open_document(&me, document, |uri, text| {
-        let me = me.clone();
-        async move {
-            let mut params = text_document(&uri);
-            params.insert("options".into(), options);
-            let res = me
-                .active_request("textDocument/formatting", Some(Value::Object(params)))
-                .await?;
-            let edits = match res {
-                Value::Array(list) => Value::Array(list),
-                _ => json!([]),
-            };
-            let parsed: Vec<TextEdit> = serde_json::from_value(edits.clone()).map_err(|e| {
-                Error::new(format!(
-                    "textDocument/formatting returned malformed edits: {e}"
-                ))
-            })?;
-            let formatted = apply_text_edits(&text, &parsed).map_err(|e| {
-                e.into_error("textDocument/formatting returned edits that cannot be applied: ")
-            })?;
-            Ok(json!({"formatted": formatted, "edits": edits}))
-        }
+    with_open_document(&me, document, |me, uri, text| async move {
+        let mut params = text_document(&uri);
+        params.insert("options".into(), options);
+        let res = me
+            .active_request("textDocument/formatting", Some(Value::Object(params)))
+            .await?;
+        let edits = match res {
+            Value::Array(list) => Value::Array(list),
+            _ => json!([]),
+        };
+        let parsed: Vec<TextEdit> = serde_json::from_value(edits.clone()).map_err(|e| {
+            Error::new(format!(
+                "textDocument/formatting returned malformed edits: {e}"
+            ))
+        })?;
+        let formatted = apply_text_edits(&text, &parsed).map_err(|e| {
+            e.into_error("textDocument/formatting returned edits that cannot be applied: ")
+        })?;
+        Ok(json!({"formatted": formatted, "edits": edits}))
     })
     .await
 }

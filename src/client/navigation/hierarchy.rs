@@ -2,9 +2,8 @@
 //! position, then the supertypes and/or subtypes of its first item (sent unstripped, as the
 //! server needs its `data`); the answer carries only the asked-for lists, all without `data`.
 
-use super::documents::with_open_document;
 use super::locator::Locator;
-use super::queries::at_position;
+use super::queries::with_position;
 use super::strip_data;
 use crate::client::args::{self, Args};
 use crate::client::locate::Locating;
@@ -28,35 +27,31 @@ pub(crate) async fn type_hierarchy(me: Client, a: Args, document: Locating) -> R
     let direction = or(&opts, "direction", json!("both"));
     let wants = |d: &str| direction == json!(d) || direction == json!("both");
     let (supers, subs) = (wants("supertypes"), wants("subtypes"));
-    with_open_document(&me, document, |uri, text| {
-        let me = me.clone();
-        async move {
-            let params = at_position(&me, &uri, &text, &locator).await?;
-            let items = me
-                .active_request("textDocument/prepareTypeHierarchy", Some(params))
-                .await?;
-            let Some(item) = items
-                .as_array()
-                .and_then(|l| l.first())
-                .filter(|i| truthy(i))
-            else {
-                return Ok(json!({"item": null, "supertypes": [], "subtypes": []}));
-            };
-            let mut out = Map::new();
-            out.insert("item".into(), strip_data(item));
-            for (wanted, key, method) in [
-                (supers, "supertypes", "typeHierarchy/supertypes"),
-                (subs, "subtypes", "typeHierarchy/subtypes"),
-            ] {
-                if wanted {
-                    let list = me
-                        .active_request(method, Some(json!({"item": item})))
-                        .await?;
-                    out.insert(key.into(), strip_list(list));
-                }
+    with_position(&me, document, locator, |me, params| async move {
+        let items = me
+            .active_request("textDocument/prepareTypeHierarchy", Some(params))
+            .await?;
+        let Some(item) = items
+            .as_array()
+            .and_then(|l| l.first())
+            .filter(|i| truthy(i))
+        else {
+            return Ok(json!({"item": null, "supertypes": [], "subtypes": []}));
+        };
+        let mut out = Map::new();
+        out.insert("item".into(), strip_data(item));
+        for (wanted, key, method) in [
+            (supers, "supertypes", "typeHierarchy/supertypes"),
+            (subs, "subtypes", "typeHierarchy/subtypes"),
+        ] {
+            if wanted {
+                let list = me
+                    .active_request(method, Some(json!({"item": item})))
+                    .await?;
+                out.insert(key.into(), strip_list(list));
             }
-            Ok(Value::Object(out))
         }
+        Ok(Value::Object(out))
     })
     .await
 }

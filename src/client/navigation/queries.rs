@@ -11,10 +11,11 @@ use crate::client::locate::Locating;
 use crate::client::Client;
 use crate::kernel::error::Result;
 use serde_json::Value;
+use std::future::Future;
 
 /// A request whose only parameter is the document.
 async fn on_document(me: Client, document: Locating, method: &'static str) -> Result<Value> {
-    with_open_document(&me, document, |uri, _| {
+    with_open_document(&me, document, |me, uri, _| {
         me.active_request(method, Some(Value::Object(text_document(&uri))))
     })
     .await
@@ -31,12 +32,7 @@ pub(crate) async fn check_syntax(me: Client, _: Args, document: Locating) -> Res
 }
 
 /// `{textDocument: {uri}, position}` for the locator of argument 1.
-pub(super) async fn at_position(
-    client: &Client,
-    uri: &str,
-    text: &str,
-    locator: &Locator,
-) -> Result<Value> {
+async fn at_position(client: &Client, uri: &str, text: &str, locator: &Locator) -> Result<Value> {
     let mut params = text_document(uri);
     params.insert(
         "position".into(),
@@ -64,15 +60,31 @@ pub(super) async fn at_locator(
     priming: Priming,
 ) -> Result<Value> {
     let locator = Locator::arg(&a, 1)?;
-    with_open_document(&me, document, |uri, text| {
-        let me = me.clone();
-        async move {
-            if priming == Priming::SemanticTokens {
-                prime_tokens(&me, &uri).await;
-            }
-            let params = at_position(&me, &uri, &text, &locator).await?;
-            me.active_request(method, Some(params)).await
+    with_open_document(&me, document, |me, uri, text| async move {
+        if priming == Priming::SemanticTokens {
+            prime_tokens(&me, &uri).await;
         }
+        let params = at_position(&me, &uri, &text, &locator).await?;
+        me.active_request(method, Some(params)).await
+    })
+    .await
+}
+
+/// Run `query(client, params)` with the object's document open, `params` being
+/// `{textDocument, position}` at `locator`.
+pub(super) async fn with_position<F, Fut>(
+    client: &Client,
+    document: Locating,
+    locator: Locator,
+    query: F,
+) -> Result<Value>
+where
+    F: FnOnce(Client, Value) -> Fut,
+    Fut: Future<Output = Result<Value>>,
+{
+    with_open_document(client, document, |me, uri, text| async move {
+        let params = at_position(&me, &uri, &text, &locator).await?;
+        query(me, params).await
     })
     .await
 }

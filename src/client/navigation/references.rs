@@ -3,9 +3,8 @@
 //! so the request is raced against `timeoutMs` (default 20 s) and both outcomes carry a hint
 //! to narrow the symbol. The document is closed and the queue released either way.
 
-use super::documents::with_open_document;
 use super::locator::Locator;
-use super::queries::at_position;
+use super::queries::with_position;
 use crate::client::args::{self, Args};
 use crate::client::deadline::{outlive, race};
 use crate::client::locate::Locating;
@@ -40,22 +39,18 @@ pub(crate) async fn find_references(me: Client, a: Args, document: Locating) -> 
     let opts = args::options(&a, 2, crate::options::keys::FIND_REFERENCES)?;
     let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
     let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
-    with_open_document(&me, document, |uri, text| {
-        let me = me.clone();
-        async move {
-            let mut params = at_position(&me, &uri, &text, &locator).await?;
-            if let Value::Object(map) = &mut params {
-                map.insert("context".into(), context);
-            }
-            let request = me.active_request_within(
-                "textDocument/references",
-                Some(params),
-                Some(outlive(timeout_ms)),
-            );
-            race(request, timeout_ms, "findReferences", HINT)
-                .await
-                .map_err(with_hint)
+    with_position(&me, document, locator, |me, mut params| async move {
+        if let Value::Object(map) = &mut params {
+            map.insert("context".into(), context);
         }
+        let request = me.active_request_within(
+            "textDocument/references",
+            Some(params),
+            Some(outlive(timeout_ms)),
+        );
+        race(request, timeout_ms, "findReferences", HINT)
+            .await
+            .map_err(with_hint)
     })
     .await
 }

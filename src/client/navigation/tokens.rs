@@ -91,22 +91,19 @@ fn token_data(res: &Value) -> Option<Vec<i64>> {
 pub(crate) async fn semantic_tokens(me: Client, _: Args, document: Locating) -> Result<Value> {
     let legend = advertised_legend(&me);
     let names = parse_legend(&legend);
-    with_open_document(&me, document, |uri, _| {
-        let me = me.clone();
-        async move {
-            let res = me
-                .active_request(METHOD, Some(Value::Object(text_document(&uri))))
-                .await?;
-            let data = token_data(&res);
-            decode_semantic_tokens(data.as_deref(), &names)
-                .map_err(|e| e.prefixed("textDocument/semanticTokens/full: "))?;
-            Ok(TokensReply {
-                legend,
-                names,
-                data,
-            }
-            .into_value())
+    with_open_document(&me, document, |me, uri, _| async move {
+        let res = me
+            .active_request(METHOD, Some(Value::Object(text_document(&uri))))
+            .await?;
+        let data = token_data(&res);
+        decode_semantic_tokens(data.as_deref(), &names)
+            .map_err(|e| e.prefixed("textDocument/semanticTokens/full: "))?;
+        Ok(TokensReply {
+            legend,
+            names,
+            data,
         }
+        .into_value())
     })
     .await
 }
