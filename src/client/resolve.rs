@@ -57,8 +57,10 @@ impl ObjectRef {
     }
 }
 
-/// The target of a by-name call that is not queued on its object: its resolved AFF URI.
+/// The target of a by-name call that is not queued on its object: the ref's other options
+/// and its resolved AFF URI.
 pub(crate) struct Target {
+    pub opts: Map<String, Value>,
     pub uri: String,
 }
 
@@ -66,9 +68,9 @@ pub(crate) struct Target {
 /// and resolve it to its AFF URI.
 pub(crate) async fn resolve_target(client: &Client, a: &Args) -> Result<Target> {
     let dest = client.begin()?;
-    let (object, _) = ObjectRef::arg(a, 0)?;
+    let (object, opts) = ObjectRef::arg(a, 0)?;
     let uri = resolve_aff_uri(client, &dest, &object).await?;
-    Ok(Target { uri })
+    Ok(Target { opts, uri })
 }
 
 /// `lifecycle.resolveAffUri(ref)`.

@@ -5,19 +5,11 @@
 use super::cts_lock::{lock_check_params, locked_in, took_effect};
 use crate::client::args::Args;
 use crate::client::ns_args::or;
-use crate::client::resolve::{resolve_aff_uri, ObjectRef};
+use crate::client::resolve::{resolve_aff_uri, resolve_target, ObjectRef, Target};
 use crate::client::Client;
 use crate::kernel::arg_error::{type_error, Received};
 use crate::kernel::error::Result;
-use serde_json::{json, Map, Value};
-
-/// Activity, destination, the ref (with its other options) and its URI.
-async fn resolved(client: &Client, a: &Args) -> Result<(ObjectRef, Map<String, Value>, String)> {
-    let dest = client.begin()?;
-    let (r, opts) = ObjectRef::arg(a, 0)?;
-    let uri = resolve_aff_uri(client, &dest, &r).await?;
-    Ok((r, opts, uri))
-}
+use serde_json::{json, Value};
 
 /// `true`, or an object saying `assigned` / `operationExecuted` is `true`.
 fn is_assigned(res: &Value) -> bool {
@@ -74,7 +66,7 @@ async fn read_locks(client: &Client, uri: &str, name: &str) -> Result<Vec<String
 
 /// `check({name, objectType, operation?, transportLayer?, recordChanges?})`: raw.
 pub(crate) async fn check(me: Client, a: Args) -> Result<Value> {
-    let (_, opts, uri) = resolved(&me, &a).await?;
+    let Target { opts, uri } = resolve_target(&me, &a).await?;
     let params = json!({
         "operationType": or(&opts, "operation", json!("MODIFY")),
         "objectInfo": {"objectUri": uri},
@@ -90,7 +82,7 @@ pub(crate) async fn check(me: Client, a: Args) -> Result<Value> {
 
 /// `getLockStatus(ref)` -> `{lockingSupported, lockId}`.
 pub(crate) async fn get_lock_status(me: Client, a: Args) -> Result<Value> {
-    let (_, _, uri) = resolved(&me, &a).await?;
+    let uri = resolve_target(&me, &a).await?.uri;
     let res = me
         .active_request(
             "adtLs/fileSystem/getFileLockStatus",
