@@ -4,11 +4,12 @@
 //! reference's defaults); every `isError` result rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, Args};
-use crate::client::ns_args::{copy, or};
+use crate::client::ns_args::or;
 use crate::client::resolve::resolve_target;
-use crate::client::tool_call::call_checked;
+use crate::client::tool_call::{call_checked, destination_args};
 use crate::client::Client;
 use crate::kernel::error::Result;
+use crate::options::keys;
 use serde_json::{json, Map, Value};
 
 const PLACEHOLDER_NAME: &str = "Z_PLACEHOLDER";
@@ -36,9 +37,7 @@ fn object_content(opts: &Map<String, Value>) -> String {
 
 /// `{destination, objectType, objectContent}` for create and validate.
 fn creation_args(dest: &str, opts: &Map<String, Value>) -> Map<String, Value> {
-    let mut out = Map::new();
-    out.insert("destination".into(), json!(dest));
-    copy(&mut out, opts, "objectType");
+    let mut out = destination_args(dest, opts, &["objectType"]);
     out.insert("objectContent".into(), json!(object_content(opts)));
     out
 }
@@ -105,11 +104,7 @@ pub(crate) async fn run_unit_tests(me: Client, a: Args) -> Result<Value> {
 pub(crate) async fn generate(me: Client, a: Args) -> Result<Value> {
     let dest = me.begin()?;
     let opts = args::object(&a, 0, "args")?;
-    let mut tool_args = Map::new();
-    tool_args.insert("destination".into(), json!(dest));
-    for key in ["generatorId", "content", "packageName"] {
-        copy(&mut tool_args, &opts, key);
-    }
+    let mut tool_args = destination_args(&dest, &opts, &["generatorId", "content", "packageName"]);
     for key in [
         "transportRequestNumber",
         "referencedObjectType",
@@ -144,16 +139,29 @@ pub(crate) async fn list_generators(me: Client, _: Args) -> Result<Value> {
     destination_only(me, tool, "list_generators failed").await
 }
 
-/// `getObjectTypeDetails(objectType, {name?})`.
-pub(crate) async fn get_object_type_details(me: Client, a: Args) -> Result<Value> {
+/// The start of a lookup by an optional id (`objectType`, `generatorId`): record the call,
+/// require a destination, then the tool arguments `{destination, <key>?}` (argument 0 when
+/// given) and the checked options of argument 1.
+fn lookup_args(
+    me: &Client,
+    a: &Args,
+    key: &str,
+    known: &[&str],
+) -> Result<(Map<String, Value>, Map<String, Value>)> {
     let dest = me.begin()?;
-    let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
-    let opts = args::options(&a, 1, crate::options::keys::OBJECT_TYPE)?;
+    let id = args::opt_string(a, 0, key)?;
+    let opts = args::options(a, 1, known)?;
     let mut tool_args = Map::new();
     tool_args.insert("destination".into(), json!(dest));
-    if let Some(t) = object_type {
-        tool_args.insert("objectType".into(), t);
+    if let Some(id) = id {
+        tool_args.insert(key.into(), Value::String(id));
     }
+    Ok((tool_args, opts))
+}
+
+/// `getObjectTypeDetails(objectType, {name?})`.
+pub(crate) async fn get_object_type_details(me: Client, a: Args) -> Result<Value> {
+    let (mut tool_args, opts) = lookup_args(&me, &a, "objectType", keys::OBJECT_TYPE)?;
     tool_args.insert("name".into(), or(&opts, "name", json!(PLACEHOLDER_NAME)));
     call_checked(
         &me,
@@ -167,14 +175,7 @@ pub(crate) async fn get_object_type_details(me: Client, a: Args) -> Result<Value
 /// `getGeneratorSchema(generatorId, {packageName?, referencedObjectType?,
 /// referencedObjectName?})`.
 pub(crate) async fn get_generator_schema(me: Client, a: Args) -> Result<Value> {
-    let dest = me.begin()?;
-    let generator_id = args::opt_string(&a, 0, "generatorId")?.map(Value::String);
-    let opts = args::options(&a, 1, crate::options::keys::GENERATOR_SCHEMA)?;
-    let mut tool_args = Map::new();
-    tool_args.insert("destination".into(), json!(dest));
-    if let Some(id) = generator_id {
-        tool_args.insert("generatorId".into(), id);
-    }
+    let (mut tool_args, opts) = lookup_args(&me, &a, "generatorId", keys::GENERATOR_SCHEMA)?;
     tool_args.insert(
         "packageName".into(),
         or(&opts, "packageName", json!("$TMP")),

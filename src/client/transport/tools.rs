@@ -6,24 +6,13 @@
 //! rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, invalid, Args};
-use crate::client::ns_args::copy;
-use crate::client::tool_call::{self, call_checked};
+use crate::client::tool_call::{self, call_checked, destination_args};
 use crate::client::Client;
 use crate::kernel::error::{codes, Error, Result};
 use crate::mcp::federated::FederatedParsed;
 use serde_json::{json, Map, Value};
 
 const MAX_PAGE_SIZE: f64 = 40.0;
-
-/// `{destination, <keys copied from the caller>}`.
-fn tool_args(dest: &str, opts: &Map<String, Value>, keys: &[&str]) -> Value {
-    let mut out = Map::new();
-    out.insert("destination".into(), json!(dest));
-    for key in keys {
-        copy(&mut out, opts, key);
-    }
-    Value::Object(out)
-}
 
 /// `find({objectName, objectType, developmentPackage, isCreation})`: the tool's data, which
 /// must be what its output schema promises (docs/decisions.md#d9-4).
@@ -36,7 +25,12 @@ pub(crate) async fn find(me: Client, a: Args) -> Result<Value> {
         "developmentPackage",
         "isCreation",
     ];
-    let parsed = tool_call::call(&me, FIND_TOOL, tool_args(&dest, &opts, &keys)).await?;
+    let parsed = tool_call::call(
+        &me,
+        FIND_TOOL,
+        Value::Object(destination_args(&dest, &opts, &keys)),
+    )
+    .await?;
     transport_info(parsed).map_err(|e| e.with_detail("tool", FIND_TOOL))
 }
 
@@ -88,7 +82,7 @@ pub(crate) async fn create(me: Client, a: Args) -> Result<Value> {
     call_checked(
         &me,
         "abap_transport-create",
-        tool_args(&dest, &opts, &keys),
+        Value::Object(destination_args(&dest, &opts, &keys)),
         "create_transport failed",
     )
     .await
