@@ -7,30 +7,23 @@ use super::args::{self, Args};
 use super::Client;
 use crate::kernel::error::{codes, Error, Result};
 use serde_json::{json, Value};
-use std::future::Future;
 
 /// VS Code's `FileType.Directory`.
 const DIRECTORY: i64 = 2;
 
 /// `readDirectory(uri)` -> `DirectoryEntry[]`.
-pub(crate) fn read_directory(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        me.touch()?;
-        let uri = args::string(&a, 0, "uri")?;
-        let answer = me
-            .active_request("adtLs/fileSystem/readDirectory", Some(json!({"uri": uri})))
-            .await?;
-        entries(&answer).ok_or_else(|| {
-            Error::coded(
-                codes::UNEXPECTED_ANSWER,
-                format!("readDirectory returned no listing for {uri}"),
-            )
-        })
-    }
+pub(crate) async fn read_directory(me: Client, a: Args) -> Result<Value> {
+    me.touch()?;
+    let uri = args::string(&a, 0, "uri")?;
+    let answer = me
+        .active_request("adtLs/fileSystem/readDirectory", Some(json!({"uri": uri})))
+        .await?;
+    entries(&answer).ok_or_else(|| {
+        Error::coded(
+            codes::UNEXPECTED_ANSWER,
+            format!("readDirectory returned no listing for {uri}"),
+        )
+    })
 }
 
 /// `children ?? []` as `{name, kind}` entries (`kind` is `'directory'` for type 2, else

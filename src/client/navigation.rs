@@ -1,7 +1,8 @@
-//! The `navigation` namespace (docs/wire.md#navigation): code intelligence on one object's document.
-//! Every method locates the object, then works inside `documents::with_open_document`
-//! (readFile, didOpen, the query, didClose; in the object's turn of the object queue). Positions come from a
-//! `Locator` (`locator`); each group of requests has its own module.
+//! The `navigation` namespace (docs/wire.md#navigation): code intelligence on one object's
+//! document. Every method gets its object located at the call (the registry's `on_object!`),
+//! then works inside `documents::with_open_document` (readFile, didOpen, the query, didClose;
+//! in the object's turn of the object queue). Positions come from a `Locator` (`locator`);
+//! each group of requests has its own module.
 
 mod completion;
 mod documents;
@@ -14,9 +15,9 @@ mod tokens;
 mod word;
 
 use super::args::Args;
+use super::locate::Locating;
 use super::Client;
 use crate::kernel::error::Result;
-use crate::kernel::future::BoxFuture;
 use queries::Priming;
 use serde_json::{Map, Value};
 
@@ -30,43 +31,37 @@ pub(crate) use tokens::semantic_tokens;
 pub(crate) use tokens::{TokensReply, SEMANTIC_TOKENS_METHOD};
 
 /// `goToDefinition(ref, locator)`: `textDocument/definition` at the locator.
-pub(super) fn go_to_definition(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
-    Box::pin(queries::at_locator(
-        client,
-        a,
-        "textDocument/definition",
-        Priming::None,
-    ))
+pub(super) async fn go_to_definition(me: Client, a: Args, document: Locating) -> Result<Value> {
+    queries::at_locator(me, a, document, "textDocument/definition", Priming::None).await
 }
 
 /// `goToDeclaration(ref, locator)`: `textDocument/declaration` at the locator.
-pub(super) fn go_to_declaration(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
-    Box::pin(queries::at_locator(
-        client,
-        a,
-        "textDocument/declaration",
-        Priming::None,
-    ))
+pub(super) async fn go_to_declaration(me: Client, a: Args, document: Locating) -> Result<Value> {
+    queries::at_locator(me, a, document, "textDocument/declaration", Priming::None).await
 }
 
 /// `hover(ref, locator)`: `textDocument/hover` after priming the token cache.
-pub(super) fn hover(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
-    Box::pin(queries::at_locator(
-        client,
+pub(super) async fn hover(me: Client, a: Args, document: Locating) -> Result<Value> {
+    queries::at_locator(
+        me,
         a,
+        document,
         "textDocument/hover",
         Priming::SemanticTokens,
-    ))
+    )
+    .await
 }
 
 /// `documentHighlight(ref, locator)`: `textDocument/documentHighlight` after priming.
-pub(super) fn document_highlight(client: &Client, a: Args) -> BoxFuture<Result<Value>> {
-    Box::pin(queries::at_locator(
-        client,
+pub(super) async fn document_highlight(me: Client, a: Args, document: Locating) -> Result<Value> {
+    queries::at_locator(
+        me,
         a,
+        document,
         "textDocument/documentHighlight",
         Priming::SemanticTokens,
-    ))
+    )
+    .await
 }
 
 /// `{textDocument: {uri}}`.

@@ -11,6 +11,7 @@ use std::future::Future;
 /// `{lsp: a copy of the initialize capabilities, tools: a fresh, fully paginated tools/list}`.
 pub(super) fn capabilities(
     client: &Client,
+    _: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let touched = client.touch();
     let lsp = client
@@ -30,13 +31,17 @@ pub(super) fn capabilities(
 /// `abap_list_destinations`, unwrapped (works without a destination).
 pub(super) fn list_destinations(
     client: &Client,
+    _: Args,
 ) -> impl Future<Output = Result<Value>> + Send + 'static {
     let call = client.active_tool("abap_list_destinations", json!({}));
     async move { Ok(parse_federated(&call.await?).data) }
 }
 
 /// `reconnect()`: re-logon now; `true` when live afterwards (false in foundation mode).
-pub(super) fn reconnect(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
+pub(super) fn reconnect(
+    client: &Client,
+    _: Args,
+) -> impl Future<Output = Result<Value>> + Send + 'static {
     let touched = client.touch();
     let me = client.clone();
     async move {

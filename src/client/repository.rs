@@ -15,7 +15,6 @@ use crate::resilience::classify::is_transient_cold_error;
 use crate::resilience::cold::{with_cold_retry, ColdRetry};
 use crate::resilience::wrappers::{search_with_revive, Revive};
 use serde_json::{json, Map, Value};
-use std::future::Future;
 use std::sync::Arc;
 
 pub(super) const DEFAULT_MAX_RESULTS: i64 = 50;
@@ -31,61 +30,50 @@ pub(crate) fn revive_fn(client: &Client) -> Option<Revive> {
 }
 
 /// `search(pattern, {maxResults?, types?, cold?})`.
-pub(super) fn search(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        me.touch()?;
-        let pattern = args::string(&a, 0, "pattern")?;
-        let opts = args::method_options(&a, 1, "repository.search")?;
-        let SearchOptions {
-            max_results,
-            types,
-            cold,
-        } = search_options(&opts)?;
-        let dest = me.dest()?;
-        let params = json!({
-            "destination": dest,
-            "pattern": pattern,
-            "maxResults": max_results,
-            "types": types,
-        });
-        let revive = revive_fn(&me);
-        let result = search_with_revive(
-            revive.as_ref(),
-            || {
-                let me = me.clone();
-                let params = params.clone();
-                async move {
-                    if cold {
-                        with_cold_retry(
-                            ColdRetry::default(),
-                            || {
-                                me.active_request(
-                                    "adtLs/repository/quickSearch",
-                                    Some(params.clone()),
-                                )
-                            },
-                            |r: &Value| !has_references(r),
-                            |e: &Error| is_transient_cold_error(&e.message),
-                        )
+pub(super) async fn search(me: Client, a: Args) -> Result<Value> {
+    me.touch()?;
+    let pattern = args::string(&a, 0, "pattern")?;
+    let opts = args::method_options(&a, 1, "repository.search")?;
+    let SearchOptions {
+        max_results,
+        types,
+        cold,
+    } = search_options(&opts)?;
+    let dest = me.dest()?;
+    let params = json!({
+        "destination": dest,
+        "pattern": pattern,
+        "maxResults": max_results,
+        "types": types,
+    });
+    let revive = revive_fn(&me);
+    let result = search_with_revive(
+        revive.as_ref(),
+        || {
+            let me = me.clone();
+            let params = params.clone();
+            async move {
+                if cold {
+                    with_cold_retry(
+                        ColdRetry::default(),
+                        || me.active_request("adtLs/repository/quickSearch", Some(params.clone())),
+                        |r: &Value| !has_references(r),
+                        |e: &Error| is_transient_cold_error(&e.message),
+                    )
+                    .await
+                } else {
+                    me.active_request("adtLs/repository/quickSearch", Some(params))
                         .await
-                    } else {
-                        me.active_request("adtLs/repository/quickSearch", Some(params))
-                            .await
-                    }
                 }
-            },
-            |r| !has_references(r),
-        )
-        .await?;
-        if has_references(&result) {
-            me.inner().state.set_backend_live(true);
-        }
-        Ok(result)
+            }
+        },
+        |r| !has_references(r),
+    )
+    .await?;
+    if has_references(&result) {
+        me.inner().state.set_backend_live(true);
     }
+    Ok(result)
 }
 
 /// The checked options of `search`.
@@ -150,35 +138,26 @@ fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
 }
 
 /// `getUsers()`: `users ?? []`.
-pub(super) fn get_users(client: &Client) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let r = me
-            .active_request(
-                "adtLs/repository/getUsers",
-                Some(json!({"destination": dest})),
-            )
-            .await?;
-        Ok(r.get("users")
-            .cloned()
-            .filter(|v| !v.is_null())
-            .unwrap_or(json!([])))
-    }
+pub(super) async fn get_users(me: Client, _: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let r = me
+        .active_request(
+            "adtLs/repository/getUsers",
+            Some(json!({"destination": dest})),
+        )
+        .await?;
+    Ok(r.get("users")
+        .cloned()
+        .filter(|v| !v.is_null())
+        .unwrap_or(json!([])))
 }
 
 /// `getLsUri(adtUri)`: the repotree AFF URI for an ADT path.
-pub(super) fn get_ls_uri(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        me.touch()?;
-        let adt_uri = args::string(&a, 0, "adtUri")?;
-        let dest = me.dest()?;
-        Ok(Value::String(ls_uri(&me, &dest, &adt_uri).await?))
-    }
+pub(super) async fn get_ls_uri(me: Client, a: Args) -> Result<Value> {
+    me.touch()?;
+    let adt_uri = args::string(&a, 0, "adtUri")?;
+    let dest = me.dest()?;
+    Ok(Value::String(ls_uri(&me, &dest, &adt_uri).await?))
 }
 
 pub(crate) async fn ls_uri(client: &Client, dest: &str, adt_uri: &str) -> Result<String> {
@@ -228,17 +207,9 @@ impl FileCall {
 }
 
 /// `readFile(uri)`: `content ?? ''`; queued on the object.
-pub(super) fn read_file(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let call = FileCall::new(client, &a);
-    async move {
-        me.touch()?;
-        let (uri, _turn) = call.turn().await?;
-        Ok(Value::String(read(&me, &uri).await?))
-    }
+pub(super) async fn read_file(me: Client, _: Args, call: FileCall) -> Result<Value> {
+    let (uri, _turn) = call.turn().await?;
+    Ok(Value::String(read(&me, &uri).await?))
 }
 
 pub(crate) async fn read(client: &Client, uri: &str) -> Result<String> {
@@ -252,39 +223,23 @@ pub(crate) async fn read(client: &Client, uri: &str) -> Result<String> {
 }
 
 /// `writeFile(uri, content)`: the raw result; queued on the object.
-pub(super) fn write_file(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let call = FileCall::new(client, &a);
-    async move {
-        me.touch()?;
-        call.check()?;
-        let content = args::string(&a, 1, "content")?;
-        let (uri, _turn) = call.turn().await?;
-        me.active_request(
-            "adtLs/fileSystem/writeFile",
-            Some(json!({"uri": uri, "content": content})),
-        )
-        .await
-    }
+pub(super) async fn write_file(me: Client, a: Args, call: FileCall) -> Result<Value> {
+    call.check()?;
+    let content = args::string(&a, 1, "content")?;
+    let (uri, _turn) = call.turn().await?;
+    me.active_request(
+        "adtLs/fileSystem/writeFile",
+        Some(json!({"uri": uri, "content": content})),
+    )
+    .await
 }
 
 /// `delete(uri)`: `{uri, options: {recursive: false, force: true}}` (1.1.2 needs `force`);
 /// queued on the object.
-pub(super) fn delete(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let call = FileCall::new(client, &a);
-    async move {
-        me.touch()?;
-        let (uri, _turn) = call.turn().await?;
-        me.active_request("adtLs/fileSystem/delete", Some(delete_params(&uri)))
-            .await
-    }
+pub(super) async fn delete(me: Client, _: Args, call: FileCall) -> Result<Value> {
+    let (uri, _turn) = call.turn().await?;
+    me.active_request("adtLs/fileSystem/delete", Some(delete_params(&uri)))
+        .await
 }
 
 pub(crate) fn delete_params(uri: &str) -> Value {
@@ -292,16 +247,11 @@ pub(crate) fn delete_params(uri: &str) -> Value {
 }
 
 /// `listInactive()`: `{destination}` (1.1.2; not `destinationId`).
-pub(super) fn list_inactive(
-    client: &Client,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        me.active_request(
-            "adtLs/activation/getInactiveObjects",
-            Some(json!({"destination": dest})),
-        )
-        .await
-    }
+pub(super) async fn list_inactive(me: Client, _: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    me.active_request(
+        "adtLs/activation/getInactiveObjects",
+        Some(json!({"destination": dest})),
+    )
+    .await
 }

@@ -57,8 +57,10 @@ impl ObjectRef {
     }
 }
 
-/// The target of a by-name call that is not queued on its object: its resolved AFF URI.
+/// The target of a by-name call that is not queued on its object: the ref's other options
+/// and its resolved AFF URI.
 pub(crate) struct Target {
+    pub opts: Map<String, Value>,
     pub uri: String,
 }
 
@@ -66,18 +68,14 @@ pub(crate) struct Target {
 /// and resolve it to its AFF URI.
 pub(crate) async fn resolve_target(client: &Client, a: &Args) -> Result<Target> {
     let dest = client.begin()?;
-    let (object, _) = ObjectRef::arg(a, 0)?;
+    let (object, opts) = ObjectRef::arg(a, 0)?;
     let uri = resolve_aff_uri(client, &dest, &object).await?;
-    Ok(Target { uri })
+    Ok(Target { opts, uri })
 }
 
 /// `lifecycle.resolveAffUri(ref)`.
-pub(super) fn resolve_method(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move { Ok(Value::String(resolve_target(&me, &a).await?.uri)) }
+pub(super) async fn resolve_method(me: Client, a: Args) -> Result<Value> {
+    Ok(Value::String(resolve_target(&me, &a).await?.uri))
 }
 
 /// Name -> repotree AFF URI: the given `uri` when the ref has one (no search); else a

@@ -16,20 +16,13 @@ use super::tool_call::{self, check};
 use super::Client;
 use crate::kernel::error::Result;
 use serde_json::{json, Value};
-use std::future::Future;
 
 const DETAILS_METHOD: &str = "adtLs/businessservice/srvb/getServiceBindingDetails";
 
 /// `serviceBindingDetails(ref)`: the binding's details over LSP, as adt-ls answers them.
-pub(super) fn service_binding_details(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let uri = resolve_target(&me, &a).await?.uri;
-        details_of(&me, &uri).await
-    }
+pub(super) async fn service_binding_details(me: Client, a: Args) -> Result<Value> {
+    let uri = resolve_target(&me, &a).await?.uri;
+    details_of(&me, &uri).await
 }
 
 /// The details of the binding at `uri`, after warming it up with a read (errors ignored).
@@ -41,18 +34,12 @@ pub(super) async fn details_of(client: &Client, uri: &str) -> Result<Value> {
 }
 
 /// `runApplication(ref)` -> `{output}`; the URI goes on the wire as a bare string.
-pub(super) fn run_application(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let uri = resolve_target(&me, &a).await?.uri;
-        let output = me
-            .active_request("adtLs/run/runApplication", Some(Value::String(uri)))
-            .await?;
-        Ok(json!({"output": if output.is_null() { json!("") } else { output }}))
-    }
+pub(super) async fn run_application(me: Client, a: Args) -> Result<Value> {
+    let uri = resolve_target(&me, &a).await?.uri;
+    let output = me
+        .active_request("adtLs/run/runApplication", Some(Value::String(uri)))
+        .await?;
+    Ok(json!({"output": if output.is_null() { json!("") } else { output }}))
 }
 
 /// The binding name of argument 0 (the only part of the ref the MCP calls use).
@@ -80,14 +67,8 @@ async fn fetch_services(client: &Client, dest: &str, name: &str) -> Result<Value
 }
 
 /// `listServices(ref)`: no search, the binding is named directly.
-pub(super) fn list_services(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let name = binding_name(&a)?;
-        fetch_services(&me, &dest, &name).await
-    }
+pub(super) async fn list_services(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let name = binding_name(&a)?;
+    fetch_services(&me, &dest, &name).await
 }

@@ -4,38 +4,29 @@
 //! "not supported" placeholder becomes the reference's error.
 
 use super::args::Args;
-use super::locate::{locate, Include};
+use super::locate::Locating;
 use super::repository::read;
 use super::resolve::is_unsupported_placeholder;
 use super::versions::{read_active, requested, SourceVersion};
 use super::Client;
 use crate::kernel::error::{Error, Result};
 use serde_json::Value;
-use std::future::Future;
 
 /// `source.read({name, objectType, uri?, include?, version?})`.
-pub(super) fn read_source(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let target = locate(client, &a, Include::FromArgs);
-    async move {
-        let target = target?;
-        let version = requested(target.opts())?;
-        let (located, turn) = target.turn(&me).await?;
-        let content = if version == Some(SourceVersion::Active) {
-            read_active(&me, &located.uri, turn).await?
-        } else {
-            let _turn = turn;
-            read(&me, &located.uri).await?
-        };
-        if is_unsupported_placeholder(&content) {
-            return Err(Error::new(format!(
-                "Object type {} is not served by adt-ls headless on this runtime/backend. Use Eclipse for this type or update SAPSE.adt-vscode.",
-                located.object.object_type
-            )));
-        }
-        Ok(Value::String(content))
+pub(super) async fn read_source(me: Client, _: Args, target: Locating) -> Result<Value> {
+    let version = requested(target.opts())?;
+    let (located, turn) = target.turn(&me).await?;
+    let content = if version == Some(SourceVersion::Active) {
+        read_active(&me, &located.uri, turn).await?
+    } else {
+        let _turn = turn;
+        read(&me, &located.uri).await?
+    };
+    if is_unsupported_placeholder(&content) {
+        return Err(Error::new(format!(
+            "Object type {} is not served by adt-ls headless on this runtime/backend. Use Eclipse for this type or update SAPSE.adt-vscode.",
+            located.object.object_type
+        )));
     }
+    Ok(Value::String(content))
 }

@@ -2,10 +2,26 @@
 //! (`parseFederated`), and docs/decisions.md#d5-12: an `isError` result rejects with code
 //! `ADT_TOOL_ERROR`, a message `<what>: <tool text>` and the parsed payload as `data`.
 
+use super::ns_args::copy;
 use super::Client;
 use crate::kernel::error::{codes, Error, Result};
 use crate::mcp::federated::{parse_federated, FederatedParsed};
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+/// A destination-scoped tool's arguments: `destination`, then each of `keys` the caller gave
+/// in `opts`, in that order.
+pub(super) fn destination_args(
+    dest: &str,
+    opts: &Map<String, Value>,
+    keys: &[&str],
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("destination".into(), Value::from(dest));
+    for key in keys {
+        copy(&mut out, opts, key);
+    }
+    out
+}
 
 /// Call `tool` and unwrap its result (no `isError` check).
 pub(super) async fn call(client: &Client, tool: &str, args: Value) -> Result<FederatedParsed> {

@@ -15,7 +15,6 @@ use super::Client;
 use crate::kernel::arg_error::{type_error, value_error, Received};
 use crate::kernel::error::{codes, Error, Result};
 use serde_json::{json, Map, Value};
-use std::future::Future;
 
 /// `SourceVersion`: what adt-ls serves for a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,17 +87,9 @@ async fn toggle(client: &Client, uri: &str) -> Result<()> {
 }
 
 /// `repository.abapStat(uri)`: queued on the object; resolves `'active'` or `'inactive'`.
-pub(crate) fn abap_stat(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let call = FileCall::new(client, &a);
-    async move {
-        me.touch()?;
-        let (uri, _turn) = call.turn().await?;
-        Ok(json!(stat(&me, &uri).await?.name()))
-    }
+pub(crate) async fn abap_stat(me: Client, _: Args, call: FileCall) -> Result<Value> {
+    let (uri, _turn) = call.turn().await?;
+    Ok(json!(stat(&me, &uri).await?.name()))
 }
 
 /// The active version of `uri`, read in the object's `turn`.

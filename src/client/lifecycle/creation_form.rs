@@ -8,38 +8,31 @@ use crate::client::ns_args::{or, truthy};
 use crate::client::Client;
 use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
-use std::future::Future;
 
 /// `getCreationForm(objectType, {name?})` -> `{objectType, fields}`.
-pub(crate) fn get_creation_form(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
-        let opts = args::method_options(&a, 1, "lifecycle.getCreationForm")?;
-        let mut params = Map::new();
-        params.insert("name".into(), or(&opts, "name", json!("Z_PLACEHOLDER")));
-        params.insert("description".into(), json!(""));
-        if let Some(t) = &object_type {
-            params.insert("objectType".into(), t.clone());
-        }
-        params.insert("destination".into(), json!(dest));
-        let res = me
-            .active_request(
-                "adtLs/objectCreation/getCreationUiModelAndContent",
-                Some(Value::Object(params)),
-            )
-            .await?;
-        let mut out = Map::new();
-        if let Some(t) = object_type {
-            out.insert("objectType".into(), t);
-        }
-        out.insert("fields".into(), Value::Array(form_fields(&res)));
-        Ok(Value::Object(out))
+pub(crate) async fn get_creation_form(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
+    let opts = args::method_options(&a, 1, "lifecycle.getCreationForm")?;
+    let mut params = Map::new();
+    params.insert("name".into(), or(&opts, "name", json!("Z_PLACEHOLDER")));
+    params.insert("description".into(), json!(""));
+    if let Some(t) = &object_type {
+        params.insert("objectType".into(), t.clone());
     }
+    params.insert("destination".into(), json!(dest));
+    let res = me
+        .active_request(
+            "adtLs/objectCreation/getCreationUiModelAndContent",
+            Some(Value::Object(params)),
+        )
+        .await?;
+    let mut out = Map::new();
+    if let Some(t) = object_type {
+        out.insert("objectType".into(), t);
+    }
+    out.insert("fields".into(), Value::Array(form_fields(&res)));
+    Ok(Value::Object(out))
 }
 
 /// Every control with a binding path, across all field-group sections.

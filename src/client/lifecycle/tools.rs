@@ -4,13 +4,12 @@
 //! reference's defaults); every `isError` result rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, Args};
-use crate::client::ns_args::{copy, or};
+use crate::client::ns_args::or;
 use crate::client::resolve::resolve_target;
-use crate::client::tool_call::call_checked;
+use crate::client::tool_call::{call_checked, destination_args};
 use crate::client::Client;
 use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
-use std::future::Future;
 
 const PLACEHOLDER_NAME: &str = "Z_PLACEHOLDER";
 
@@ -37,212 +36,161 @@ fn object_content(opts: &Map<String, Value>) -> String {
 
 /// `{destination, objectType, objectContent}` for create and validate.
 fn creation_args(dest: &str, opts: &Map<String, Value>) -> Map<String, Value> {
-    let mut out = Map::new();
-    out.insert("destination".into(), json!(dest));
-    copy(&mut out, opts, "objectType");
+    let mut out = destination_args(dest, opts, &["objectType"]);
     out.insert("objectContent".into(), json!(object_content(opts)));
     out
 }
 
 /// `create({objectType, name, packageName, description, transportRequestNumber?,
 /// additionalFields?})` -> `{message, filePath}`.
-pub(crate) fn create(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let opts = args::object(&a, 0, "args")?;
-        let mut tool_args = creation_args(&dest, &opts);
-        tool_args.insert(
-            "transportRequestNumber".into(),
-            or(&opts, "transportRequestNumber", json!("")),
-        );
-        let data = call_checked(
-            &me,
-            "abap_creation-create_object",
-            Value::Object(tool_args),
-            "create_object failed",
-        )
-        .await?;
-        let mut out = Map::new();
-        for key in ["message", "filePath"] {
-            if let Some(v) = data.get(key) {
-                out.insert(key.into(), v.clone());
-            }
+pub(crate) async fn create(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let opts = args::object(&a, 0, "args")?;
+    let mut tool_args = creation_args(&dest, &opts);
+    tool_args.insert(
+        "transportRequestNumber".into(),
+        or(&opts, "transportRequestNumber", json!("")),
+    );
+    let data = call_checked(
+        &me,
+        "abap_creation-create_object",
+        Value::Object(tool_args),
+        "create_object failed",
+    )
+    .await?;
+    let mut out = Map::new();
+    for key in ["message", "filePath"] {
+        if let Some(v) = data.get(key) {
+            out.insert(key.into(), v.clone());
         }
-        Ok(Value::Object(out))
     }
+    Ok(Value::Object(out))
 }
 
 /// `validate({objectType, name, packageName, description, additionalFields?})`.
-pub(crate) fn validate(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let opts = args::object(&a, 0, "args")?;
-        let tool_args = Value::Object(creation_args(&dest, &opts));
-        call_checked(
-            &me,
-            "abap_creation-run_validation",
-            tool_args,
-            "run_validation failed",
-        )
-        .await
-    }
+pub(crate) async fn validate(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let opts = args::object(&a, 0, "args")?;
+    let tool_args = Value::Object(creation_args(&dest, &opts));
+    call_checked(
+        &me,
+        "abap_creation-run_validation",
+        tool_args,
+        "run_validation failed",
+    )
+    .await
 }
 
 /// `runUnitTests(ref)`: the tool with `{uris: [uri]}` only; a plain-text answer becomes
 /// `{message}`.
-pub(crate) fn run_unit_tests(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let uri = resolve_target(&me, &a).await?.uri;
-        let data = call_checked(
-            &me,
-            "abap_run_unit_tests",
-            json!({"uris": [uri]}),
-            "run_unit_tests failed",
-        )
-        .await?;
-        Ok(match data {
-            Value::String(message) => json!({"message": message}),
-            other => other,
-        })
-    }
+pub(crate) async fn run_unit_tests(me: Client, a: Args) -> Result<Value> {
+    let uri = resolve_target(&me, &a).await?.uri;
+    let data = call_checked(
+        &me,
+        "abap_run_unit_tests",
+        json!({"uris": [uri]}),
+        "run_unit_tests failed",
+    )
+    .await?;
+    Ok(match data {
+        Value::String(message) => json!({"message": message}),
+        other => other,
+    })
 }
 
 /// `generate({generatorId, content, packageName, transportRequestNumber?,
 /// referencedObjectType?, referencedObjectName?})`.
-pub(crate) fn generate(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let opts = args::object(&a, 0, "args")?;
-        let mut tool_args = Map::new();
-        tool_args.insert("destination".into(), json!(dest));
-        for key in ["generatorId", "content", "packageName"] {
-            copy(&mut tool_args, &opts, key);
-        }
-        for key in [
-            "transportRequestNumber",
-            "referencedObjectType",
-            "referencedObjectName",
-        ] {
-            tool_args.insert(key.into(), or(&opts, key, json!("")));
-        }
-        call_checked(
-            &me,
-            "abap_generators-generate_objects",
-            Value::Object(tool_args),
-            "generate_objects failed",
-        )
-        .await
+pub(crate) async fn generate(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let opts = args::object(&a, 0, "args")?;
+    let mut tool_args = destination_args(&dest, &opts, &["generatorId", "content", "packageName"]);
+    for key in [
+        "transportRequestNumber",
+        "referencedObjectType",
+        "referencedObjectName",
+    ] {
+        tool_args.insert(key.into(), or(&opts, key, json!("")));
     }
+    call_checked(
+        &me,
+        "abap_generators-generate_objects",
+        Value::Object(tool_args),
+        "generate_objects failed",
+    )
+    .await
 }
 
 /// A tool whose only argument is the destination.
-fn destination_only(
-    client: &Client,
-    tool: &'static str,
-    failed: &'static str,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        call_checked(&me, tool, json!({"destination": dest}), failed).await
-    }
+async fn destination_only(me: Client, tool: &str, failed: &str) -> Result<Value> {
+    let dest = me.begin()?;
+    call_checked(&me, tool, json!({"destination": dest}), failed).await
 }
 
 /// `listCreatableObjects()`.
-pub(crate) fn list_creatable_objects(
-    client: &Client,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    destination_only(
-        client,
-        "abap_creation-get_all_creatable_objects",
-        "get_all_creatable_objects failed",
-    )
+pub(crate) async fn list_creatable_objects(me: Client, _: Args) -> Result<Value> {
+    let tool = "abap_creation-get_all_creatable_objects";
+    destination_only(me, tool, "get_all_creatable_objects failed").await
 }
 
 /// `listGenerators()`.
-pub(crate) fn list_generators(
-    client: &Client,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    destination_only(
-        client,
-        "abap_generators-list_generators",
-        "list_generators failed",
-    )
+pub(crate) async fn list_generators(me: Client, _: Args) -> Result<Value> {
+    let tool = "abap_generators-list_generators";
+    destination_only(me, tool, "list_generators failed").await
+}
+
+/// The start of a lookup by an optional id (`objectType`, `generatorId`): record the call,
+/// require a destination, then the tool arguments `{destination, <key>?}` (argument 0 when
+/// given) and the checked options of argument 1.
+fn lookup_args(
+    me: &Client,
+    a: &Args,
+    key: &str,
+    method: &str,
+) -> Result<(Map<String, Value>, Map<String, Value>)> {
+    let dest = me.begin()?;
+    let id = args::opt_string(a, 0, key)?;
+    let opts = args::method_options(a, 1, method)?;
+    let mut tool_args = Map::new();
+    tool_args.insert("destination".into(), json!(dest));
+    if let Some(id) = id {
+        tool_args.insert(key.into(), Value::String(id));
+    }
+    Ok((tool_args, opts))
 }
 
 /// `getObjectTypeDetails(objectType, {name?})`.
-pub(crate) fn get_object_type_details(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let object_type = args::opt_string(&a, 0, "objectType")?.map(Value::String);
-        let opts = args::method_options(&a, 1, "lifecycle.getObjectTypeDetails")?;
-        let mut tool_args = Map::new();
-        tool_args.insert("destination".into(), json!(dest));
-        if let Some(t) = object_type {
-            tool_args.insert("objectType".into(), t);
-        }
-        tool_args.insert("name".into(), or(&opts, "name", json!(PLACEHOLDER_NAME)));
-        call_checked(
-            &me,
-            "abap_creation-get_object_type_details",
-            Value::Object(tool_args),
-            "get_object_type_details failed",
-        )
-        .await
-    }
+pub(crate) async fn get_object_type_details(me: Client, a: Args) -> Result<Value> {
+    let (mut tool_args, opts) =
+        lookup_args(&me, &a, "objectType", "lifecycle.getObjectTypeDetails")?;
+    tool_args.insert("name".into(), or(&opts, "name", json!(PLACEHOLDER_NAME)));
+    call_checked(
+        &me,
+        "abap_creation-get_object_type_details",
+        Value::Object(tool_args),
+        "get_object_type_details failed",
+    )
+    .await
 }
 
 /// `getGeneratorSchema(generatorId, {packageName?, referencedObjectType?,
 /// referencedObjectName?})`.
-pub(crate) fn get_generator_schema(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let generator_id = args::opt_string(&a, 0, "generatorId")?.map(Value::String);
-        let opts = args::method_options(&a, 1, "lifecycle.getGeneratorSchema")?;
-        let mut tool_args = Map::new();
-        tool_args.insert("destination".into(), json!(dest));
-        if let Some(id) = generator_id {
-            tool_args.insert("generatorId".into(), id);
-        }
-        tool_args.insert(
-            "packageName".into(),
-            or(&opts, "packageName", json!("$TMP")),
-        );
-        for key in ["referencedObjectType", "referencedObjectName"] {
-            tool_args.insert(key.into(), or(&opts, key, json!("")));
-        }
-        call_checked(
-            &me,
-            "abap_generators-get_schema",
-            Value::Object(tool_args),
-            "get_schema failed",
-        )
-        .await
+pub(crate) async fn get_generator_schema(me: Client, a: Args) -> Result<Value> {
+    let (mut tool_args, opts) =
+        lookup_args(&me, &a, "generatorId", "lifecycle.getGeneratorSchema")?;
+    tool_args.insert(
+        "packageName".into(),
+        or(&opts, "packageName", json!("$TMP")),
+    );
+    for key in ["referencedObjectType", "referencedObjectName"] {
+        tool_args.insert(key.into(), or(&opts, key, json!("")));
     }
+    call_checked(
+        &me,
+        "abap_generators-get_schema",
+        Value::Object(tool_args),
+        "get_schema failed",
+    )
+    .await
 }
 
 #[cfg(test)]

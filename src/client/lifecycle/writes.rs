@@ -7,7 +7,7 @@
 
 use super::activation::activate_result;
 use crate::client::args::Args;
-use crate::client::locate::{locate, Include};
+use crate::client::locate::Locating;
 use crate::client::ns_args::or;
 use crate::client::repository::{delete_params, revive_fn};
 use crate::client::resolve::metadata_aff_uri;
@@ -15,7 +15,6 @@ use crate::client::Client;
 use crate::kernel::error::Result;
 use crate::resilience::wrappers::with_write_retry;
 use serde_json::{json, Value};
-use std::future::Future;
 
 /// One LSP write with the session-death retry.
 async fn write(client: &Client, method: &'static str, params: Value) -> Result<Value> {
@@ -27,70 +26,48 @@ async fn write(client: &Client, method: &'static str, params: Value) -> Result<V
 }
 
 /// `update({name, objectType, uri?, source, include?})`: resolves to nothing.
-pub(crate) fn update(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let target = locate(client, &a, Include::FromArgs);
-    async move {
-        let target = target?;
-        let source = match target.opts().get("source") {
-            Some(Value::String(s)) => s.clone(),
-            other => {
-                return Err(crate::kernel::arg_error::type_error(
-                    "ref.source",
-                    "a string",
-                    &crate::kernel::arg_error::Received::of_json(other),
-                ))
-            }
-        };
-        let (located, _turn) = target.turn(&me).await?;
-        write(
-            &me,
-            "adtLs/fileSystem/writeFile",
-            json!({"uri": located.uri, "content": source}),
-        )
-        .await?;
-        Ok(Value::Null)
-    }
+pub(crate) async fn update(me: Client, _: Args, target: Locating) -> Result<Value> {
+    let source = match target.opts().get("source") {
+        Some(Value::String(s)) => s.clone(),
+        other => {
+            return Err(crate::kernel::arg_error::type_error(
+                "ref.source",
+                "a string",
+                &crate::kernel::arg_error::Received::of_json(other),
+            ))
+        }
+    };
+    let (located, _turn) = target.turn(&me).await?;
+    write(
+        &me,
+        "adtLs/fileSystem/writeFile",
+        json!({"uri": located.uri, "content": source}),
+    )
+    .await?;
+    Ok(Value::Null)
 }
 
 /// `activate({name, objectType, uri?, forceActivation?})` -> `ActivateResult`.
-pub(crate) fn activate(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let target = locate(client, &a, Include::Main);
-    async move {
-        let (located, _turn) = target?.turn(&me).await?;
-        let params = json!({
-            "destination": located.dest,
-            "fileUris": [located.uri],
-            "references": [],
-            "forceActivation": or(&located.opts, "forceActivation", json!(false)),
-        });
-        let res = write(&me, "adtLs/activation/activate", params).await?;
-        Ok(activate_result(&res))
-    }
+pub(crate) async fn activate(me: Client, _: Args, target: Locating) -> Result<Value> {
+    let (located, _turn) = target.turn(&me).await?;
+    let params = json!({
+        "destination": located.dest,
+        "fileUris": [located.uri],
+        "references": [],
+        "forceActivation": or(&located.opts, "forceActivation", json!(false)),
+    });
+    let res = write(&me, "adtLs/activation/activate", params).await?;
+    Ok(activate_result(&res))
 }
 
 /// `delete({name, objectType, uri?})`: deletes the whole object through its metadata file.
-pub(crate) fn delete(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let target = locate(client, &a, Include::Main);
-    async move {
-        let (located, _turn) = target?.turn(&me).await?;
-        write(
-            &me,
-            "adtLs/fileSystem/delete",
-            delete_params(&metadata_aff_uri(&located.uri)),
-        )
-        .await?;
-        Ok(Value::Null)
-    }
+pub(crate) async fn delete(me: Client, _: Args, target: Locating) -> Result<Value> {
+    let (located, _turn) = target.turn(&me).await?;
+    write(
+        &me,
+        "adtLs/fileSystem/delete",
+        delete_params(&metadata_aff_uri(&located.uri)),
+    )
+    .await?;
+    Ok(Value::Null)
 }

@@ -3,17 +3,16 @@
 //! `resolve`, the first `resolveLimit` (25) capped items that carry `data` are sent to
 //! `completionItem/resolve` in parallel (an item whose resolve fails stays as it was).
 
-use super::documents::{document_of, with_open_document};
 use super::locator::Locator;
-use super::queries::at_position;
+use super::queries::with_position;
 use super::strip_data;
 use crate::client::args::{self, Args};
+use crate::client::locate::Locating;
 use crate::client::ns_args::{flag, number};
 use crate::client::Client;
 use crate::kernel::error::Result;
 use futures_util::future::join_all;
 use serde_json::{json, Map, Value};
-use std::future::Future;
 
 const DEFAULT_MAX_ITEMS: f64 = 50.0;
 const DEFAULT_RESOLVE_LIMIT: f64 = 25.0;
@@ -44,55 +43,43 @@ fn unresolved(item: &Value) -> Value {
 }
 
 /// `completion(ref, locator, opts)`.
-pub(crate) fn completion(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let document = document_of(client, &a);
-    async move {
-        let document = document?;
-        let locator = Locator::arg(&a, 1)?;
-        let opts = args::method_options(&a, 2, "navigation.completion")?;
-        let max_items = number(&opts, "maxItems")?.unwrap_or(DEFAULT_MAX_ITEMS);
-        let limit = number(&opts, "resolveLimit")?.unwrap_or(DEFAULT_RESOLVE_LIMIT);
-        let resolve = flag(&opts, "resolve");
-        with_open_document(&me, document, |uri, text| {
-            let me = me.clone();
-            async move {
-                let params = at_position(&me, &uri, &text, &locator).await?;
-                let res = me
-                    .active_request("textDocument/completion", Some(params))
-                    .await?;
-                let (items, incomplete) = match &res {
-                    Value::Array(list) => (list.as_slice(), None),
-                    other => (
-                        other
-                            .get("items")
-                            .and_then(Value::as_array)
-                            .map(Vec::as_slice)
-                            .unwrap_or_default(),
-                        other.get("isIncomplete").cloned(),
-                    ),
-                };
-                let capped = js_slice_to(items, max_items);
-                let mut out = Map::new();
-                if let Some(v) = incomplete {
-                    out.insert("isIncomplete".into(), v);
-                }
-                out.insert("total".into(), json!(items.len()));
-                if resolve {
-                    let (resolved, list) = resolve_items(&me, capped, limit).await;
-                    out.insert("resolved".into(), json!(resolved));
-                    out.insert("items".into(), Value::Array(list));
-                } else {
-                    out.insert("items".into(), Value::Array(slim(capped)));
-                }
-                Ok(Value::Object(out))
-            }
-        })
-        .await
-    }
+pub(crate) async fn completion(me: Client, a: Args, document: Locating) -> Result<Value> {
+    let locator = Locator::arg(&a, 1)?;
+    let opts = args::method_options(&a, 2, "navigation.completion")?;
+    let max_items = number(&opts, "maxItems")?.unwrap_or(DEFAULT_MAX_ITEMS);
+    let limit = number(&opts, "resolveLimit")?.unwrap_or(DEFAULT_RESOLVE_LIMIT);
+    let resolve = flag(&opts, "resolve");
+    with_position(&me, document, locator, |me, params| async move {
+        let res = me
+            .active_request("textDocument/completion", Some(params))
+            .await?;
+        let (items, incomplete) = match &res {
+            Value::Array(list) => (list.as_slice(), None),
+            other => (
+                other
+                    .get("items")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default(),
+                other.get("isIncomplete").cloned(),
+            ),
+        };
+        let capped = js_slice_to(items, max_items);
+        let mut out = Map::new();
+        if let Some(v) = incomplete {
+            out.insert("isIncomplete".into(), v);
+        }
+        out.insert("total".into(), json!(items.len()));
+        if resolve {
+            let (resolved, list) = resolve_items(&me, capped, limit).await;
+            out.insert("resolved".into(), json!(resolved));
+            out.insert("items".into(), Value::Array(list));
+        } else {
+            out.insert("items".into(), Value::Array(slim(capped)));
+        }
+        Ok(Value::Object(out))
+    })
+    .await
 }
 
 /// Resolve the first `limit` items that carry `data` (all requests on the wire at once).

@@ -1,31 +1,25 @@
-//! `withOpenDocument` (docs/wire.md#open-documents): locate the object, then, inside its turn in
+//! `withOpenDocument` (docs/wire.md#open-documents): for the object located at the call (resolved
+//! now when its ref had no `uri`), inside its turn in
 //! the object queue (docs/wire.md#the-object-queue), read its source, `textDocument/didOpen`
 //! it, run the query and always `didClose` it (close errors ignored). Two navigation calls on
 //! one object share one LSP connection's document state, so they run one after the other, as
 //! do the object's file operations and writes; different objects run in parallel.
 
-use crate::client::args::Args;
-use crate::client::locate::{locate, Include, Locating};
+use crate::client::locate::Locating;
 use crate::client::repository::read;
 use crate::client::Client;
 use crate::kernel::error::Result;
 use serde_json::{json, Value};
 use std::future::Future;
 
-/// Record the call, require a destination, read the `ObjectRef` of argument 0 (its place in
-/// the queue is taken now when it carries a `uri`).
-pub(crate) fn document_of(client: &Client, a: &Args) -> Result<Locating> {
-    locate(client, a, Include::Main)
-}
-
-/// Run `query(uri, source)` with the object's document open.
+/// Run `query(client, uri, source)` with the object's document open.
 pub(crate) async fn with_open_document<F, Fut>(
     client: &Client,
     document: Locating,
     query: F,
 ) -> Result<Value>
 where
-    F: FnOnce(String, String) -> Fut,
+    F: FnOnce(Client, String, String) -> Fut,
     Fut: Future<Output = Result<Value>>,
 {
     let (located, _turn) = document.turn(client).await?;
@@ -37,7 +31,7 @@ where
         json!({"textDocument": {"uri": uri, "languageId": "abap", "version": 1, "text": text}}),
     )
     .await?;
-    let out = query(uri.clone(), text).await;
+    let out = query(client.clone(), uri.clone(), text).await;
     let _ = notify(
         client,
         "textDocument/didClose",

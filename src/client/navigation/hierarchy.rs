@@ -2,16 +2,15 @@
 //! position, then the supertypes and/or subtypes of its first item (sent unstripped, as the
 //! server needs its `data`); the answer carries only the asked-for lists, all without `data`.
 
-use super::documents::{document_of, with_open_document};
 use super::locator::Locator;
-use super::queries::at_position;
+use super::queries::with_position;
 use super::strip_data;
 use crate::client::args::{self, Args};
+use crate::client::locate::Locating;
 use crate::client::ns_args::{or, truthy};
 use crate::client::Client;
 use crate::kernel::error::Result;
 use serde_json::{json, Map, Value};
-use std::future::Future;
 
 /// A list result without `data` on its items (anything else passes through).
 fn strip_list(v: Value) -> Value {
@@ -22,49 +21,37 @@ fn strip_list(v: Value) -> Value {
 }
 
 /// `typeHierarchy(ref, locator, opts)`.
-pub(crate) fn type_hierarchy(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let document = document_of(client, &a);
-    async move {
-        let document = document?;
-        let locator = Locator::arg(&a, 1)?;
-        let opts = args::method_options(&a, 2, "navigation.typeHierarchy")?;
-        let direction = or(&opts, "direction", json!("both"));
-        let wants = |d: &str| direction == json!(d) || direction == json!("both");
-        let (supers, subs) = (wants("supertypes"), wants("subtypes"));
-        with_open_document(&me, document, |uri, text| {
-            let me = me.clone();
-            async move {
-                let params = at_position(&me, &uri, &text, &locator).await?;
-                let items = me
-                    .active_request("textDocument/prepareTypeHierarchy", Some(params))
+pub(crate) async fn type_hierarchy(me: Client, a: Args, document: Locating) -> Result<Value> {
+    let locator = Locator::arg(&a, 1)?;
+    let opts = args::method_options(&a, 2, "navigation.typeHierarchy")?;
+    let direction = or(&opts, "direction", json!("both"));
+    let wants = |d: &str| direction == json!(d) || direction == json!("both");
+    let (supers, subs) = (wants("supertypes"), wants("subtypes"));
+    with_position(&me, document, locator, |me, params| async move {
+        let items = me
+            .active_request("textDocument/prepareTypeHierarchy", Some(params))
+            .await?;
+        let Some(item) = items
+            .as_array()
+            .and_then(|l| l.first())
+            .filter(|i| truthy(i))
+        else {
+            return Ok(json!({"item": null, "supertypes": [], "subtypes": []}));
+        };
+        let mut out = Map::new();
+        out.insert("item".into(), strip_data(item));
+        for (wanted, key, method) in [
+            (supers, "supertypes", "typeHierarchy/supertypes"),
+            (subs, "subtypes", "typeHierarchy/subtypes"),
+        ] {
+            if wanted {
+                let list = me
+                    .active_request(method, Some(json!({"item": item})))
                     .await?;
-                let Some(item) = items
-                    .as_array()
-                    .and_then(|l| l.first())
-                    .filter(|i| truthy(i))
-                else {
-                    return Ok(json!({"item": null, "supertypes": [], "subtypes": []}));
-                };
-                let mut out = Map::new();
-                out.insert("item".into(), strip_data(item));
-                for (wanted, key, method) in [
-                    (supers, "supertypes", "typeHierarchy/supertypes"),
-                    (subs, "subtypes", "typeHierarchy/subtypes"),
-                ] {
-                    if wanted {
-                        let list = me
-                            .active_request(method, Some(json!({"item": item})))
-                            .await?;
-                        out.insert(key.into(), strip_list(list));
-                    }
-                }
-                Ok(Value::Object(out))
+                out.insert(key.into(), strip_list(list));
             }
-        })
-        .await
-    }
+        }
+        Ok(Value::Object(out))
+    })
+    .await
 }

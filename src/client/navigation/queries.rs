@@ -2,56 +2,37 @@
 //! declaration, and hover / highlight (which adt-ls only answers for tokens in its cache, so
 //! semantic tokens are requested first). Results are passed through raw.
 
-use super::documents::{document_of, with_open_document};
+use super::documents::with_open_document;
 use super::locator::{position, Locator};
 use super::text_document;
 use super::tokens::prime_tokens;
 use crate::client::args::Args;
+use crate::client::locate::Locating;
 use crate::client::Client;
 use crate::kernel::error::Result;
 use serde_json::Value;
 use std::future::Future;
 
 /// A request whose only parameter is the document.
-fn on_document(
-    client: &Client,
-    a: Args,
-    method: &'static str,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let document = document_of(client, &a);
-    async move {
-        let document = document?;
-        with_open_document(&me, document, |uri, _| {
-            me.active_request(method, Some(Value::Object(text_document(&uri))))
-        })
-        .await
-    }
+async fn on_document(me: Client, document: Locating, method: &'static str) -> Result<Value> {
+    with_open_document(&me, document, |me, uri, _| {
+        me.active_request(method, Some(Value::Object(text_document(&uri))))
+    })
+    .await
 }
 
 /// `documentSymbols(ref)`.
-pub(crate) fn document_symbols(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    on_document(client, a, "textDocument/documentSymbol")
+pub(crate) async fn document_symbols(me: Client, _: Args, document: Locating) -> Result<Value> {
+    on_document(me, document, "textDocument/documentSymbol").await
 }
 
 /// `checkSyntax(ref)`: pull diagnostics, no activation.
-pub(crate) fn check_syntax(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    on_document(client, a, "textDocument/diagnostic")
+pub(crate) async fn check_syntax(me: Client, _: Args, document: Locating) -> Result<Value> {
+    on_document(me, document, "textDocument/diagnostic").await
 }
 
 /// `{textDocument: {uri}, position}` for the locator of argument 1.
-pub(super) async fn at_position(
-    client: &Client,
-    uri: &str,
-    text: &str,
-    locator: &Locator,
-) -> Result<Value> {
+async fn at_position(client: &Client, uri: &str, text: &str, locator: &Locator) -> Result<Value> {
     let mut params = text_document(uri);
     params.insert(
         "position".into(),
@@ -71,27 +52,39 @@ pub(super) enum Priming {
 }
 
 /// `goToDefinition` / `goToDeclaration` / `hover` / `documentHighlight(ref, locator)`.
-pub(super) fn at_locator(
-    client: &Client,
+pub(super) async fn at_locator(
+    me: Client,
     a: Args,
+    document: Locating,
     method: &'static str,
     priming: Priming,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let document = document_of(client, &a);
-    async move {
-        let document = document?;
-        let locator = Locator::arg(&a, 1)?;
-        with_open_document(&me, document, |uri, text| {
-            let me = me.clone();
-            async move {
-                if priming == Priming::SemanticTokens {
-                    prime_tokens(&me, &uri).await;
-                }
-                let params = at_position(&me, &uri, &text, &locator).await?;
-                me.active_request(method, Some(params)).await
-            }
-        })
-        .await
-    }
+) -> Result<Value> {
+    let locator = Locator::arg(&a, 1)?;
+    with_open_document(&me, document, |me, uri, text| async move {
+        if priming == Priming::SemanticTokens {
+            prime_tokens(&me, &uri).await;
+        }
+        let params = at_position(&me, &uri, &text, &locator).await?;
+        me.active_request(method, Some(params)).await
+    })
+    .await
+}
+
+/// Run `query(client, params)` with the object's document open, `params` being
+/// `{textDocument, position}` at `locator`.
+pub(super) async fn with_position<F, Fut>(
+    client: &Client,
+    document: Locating,
+    locator: Locator,
+    query: F,
+) -> Result<Value>
+where
+    F: FnOnce(Client, Value) -> Fut,
+    Fut: Future<Output = Result<Value>>,
+{
+    with_open_document(client, document, |me, uri, text| async move {
+        let params = at_position(&me, &uri, &text, &locator).await?;
+        query(me, params).await
+    })
+    .await
 }

@@ -3,17 +3,16 @@
 //! so the request is raced against `timeoutMs` (default 20 s) and both outcomes carry a hint
 //! to narrow the symbol. The document is closed and the queue released either way.
 
-use super::documents::{document_of, with_open_document};
 use super::locator::Locator;
-use super::queries::at_position;
+use super::queries::with_position;
 use crate::client::args::{self, Args};
 use crate::client::deadline::{outlive, race};
+use crate::client::locate::Locating;
 use crate::client::ns_args::{or, timeout_number};
 use crate::client::Client;
 use crate::kernel::error::{Error, Result};
 use regex::Regex;
 use serde_json::{json, Value};
-use std::future::Future;
 use std::sync::OnceLock;
 
 const DEFAULT_TIMEOUT_MS: f64 = 20_000.0;
@@ -35,37 +34,25 @@ fn with_hint(e: Error) -> Error {
 }
 
 /// `findReferences(ref, locator, opts)`: the raw `Location[]`.
-pub(crate) fn find_references(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let document = document_of(client, &a);
-    async move {
-        let document = document?;
-        let locator = Locator::arg(&a, 1)?;
-        let opts = args::method_options(&a, 2, "navigation.findReferences")?;
-        let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
-        let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
-        with_open_document(&me, document, |uri, text| {
-            let me = me.clone();
-            async move {
-                let mut params = at_position(&me, &uri, &text, &locator).await?;
-                if let Value::Object(map) = &mut params {
-                    map.insert("context".into(), context);
-                }
-                let request = me.active_request_within(
-                    "textDocument/references",
-                    Some(params),
-                    Some(outlive(timeout_ms)),
-                );
-                race(request, timeout_ms, "findReferences", HINT)
-                    .await
-                    .map_err(with_hint)
-            }
-        })
-        .await
-    }
+pub(crate) async fn find_references(me: Client, a: Args, document: Locating) -> Result<Value> {
+    let locator = Locator::arg(&a, 1)?;
+    let opts = args::method_options(&a, 2, "navigation.findReferences")?;
+    let timeout_ms = timeout_number(&opts, "timeoutMs")?.unwrap_or(DEFAULT_TIMEOUT_MS);
+    let context = json!({"includeDeclaration": or(&opts, "includeDeclaration", json!(true))});
+    with_position(&me, document, locator, |me, mut params| async move {
+        if let Value::Object(map) = &mut params {
+            map.insert("context".into(), context);
+        }
+        let request = me.active_request_within(
+            "textDocument/references",
+            Some(params),
+            Some(outlive(timeout_ms)),
+        );
+        race(request, timeout_ms, "findReferences", HINT)
+            .await
+            .map_err(with_hint)
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -9,15 +9,15 @@
 //! once, so a legend name is never copied per token (a JSON value would copy it: 32
 //! modifiers of 10 KB on 1,000 tokens made 1.6 GB). JS sees `{legend, tokens}`.
 
-use super::documents::{document_of, with_open_document};
+use super::documents::with_open_document;
 use super::text_document;
 use crate::client::args::Args;
+use crate::client::locate::Locating;
 use crate::client::Client;
 use crate::kernel::error::Result;
 use crate::lsp::text::{decode_semantic_tokens, Legend};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::future::Future;
 
 const METHOD: &str = "textDocument/semanticTokens/full";
 
@@ -88,35 +88,24 @@ fn token_data(res: &Value) -> Option<Vec<i64>> {
 }
 
 /// `semanticTokens(ref)` -> `{legend, data}` (see the module comment).
-pub(crate) fn semantic_tokens(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    let document = document_of(client, &a);
-    async move {
-        let document = document?;
-        let legend = advertised_legend(&me);
-        let names = parse_legend(&legend);
-        with_open_document(&me, document, |uri, _| {
-            let me = me.clone();
-            async move {
-                let res = me
-                    .active_request(METHOD, Some(Value::Object(text_document(&uri))))
-                    .await?;
-                let data = token_data(&res);
-                decode_semantic_tokens(data.as_deref(), &names)
-                    .map_err(|e| e.prefixed("textDocument/semanticTokens/full: "))?;
-                Ok(TokensReply {
-                    legend,
-                    names,
-                    data,
-                }
-                .into_value())
-            }
-        })
-        .await
-    }
+pub(crate) async fn semantic_tokens(me: Client, _: Args, document: Locating) -> Result<Value> {
+    let legend = advertised_legend(&me);
+    let names = parse_legend(&legend);
+    with_open_document(&me, document, |me, uri, _| async move {
+        let res = me
+            .active_request(METHOD, Some(Value::Object(text_document(&uri))))
+            .await?;
+        let data = token_data(&res);
+        decode_semantic_tokens(data.as_deref(), &names)
+            .map_err(|e| e.prefixed("textDocument/semanticTokens/full: "))?;
+        Ok(TokensReply {
+            legend,
+            names,
+            data,
+        }
+        .into_value())
+    })
+    .await
 }
 
 #[cfg(test)]

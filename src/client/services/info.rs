@@ -13,49 +13,42 @@ use crate::client::tool_call::{self, check};
 use crate::client::Client;
 use crate::kernel::error::{codes, Error, Result};
 use serde_json::{json, Map, Value};
-use std::future::Future;
 
 const INFO_TOOL: &str = "abap_business_services-fetch_service_information";
 
 /// `getServiceInfo(ref, {service?})`: fetch_services, then fetch_service_information for
 /// the chosen service.
-pub(crate) fn get_service_info(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let name = binding_name(&a)?;
-        let opts = args::method_options(&a, 1, "services.getServiceInfo")?;
-        let wanted = opts
-            .get("service")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty());
-        let binding = fetch_services(&me, &dest, &name).await?;
-        let services = binding
-            .get("services")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let svc = pick_service(services, wanted, &name)?;
-        let svc_name = svc.get("name").and_then(Value::as_str).unwrap_or_default();
-        let Some(content) = svc.pointer("/content/0").filter(|c| !c.is_null()) else {
-            return Err(Error::new(format!(
-                "Service {svc_name} in {name} has no version content."
-            )));
-        };
-        let published = match announced(&binding, svc) {
-            Some(v) => Some(v),
-            None => details_published(&me, &dest, &a).await?,
-        };
-        refuse_unpublished(published.as_ref(), &binding, &name)?;
-        let args = info_args(&dest, &name, svc, content, &binding, published);
-        let parsed = tool_call::call(&me, INFO_TOOL, args).await?;
-        let failed = format!("fetch_service_information failed for {svc_name}");
-        let data = check(parsed, &failed).map_err(|e| e.with_detail("tool", INFO_TOOL))?;
-        service_info(data, &failed)
-    }
+pub(crate) async fn get_service_info(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let name = binding_name(&a)?;
+    let opts = args::method_options(&a, 1, "services.getServiceInfo")?;
+    let wanted = opts
+        .get("service")
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty());
+    let binding = fetch_services(&me, &dest, &name).await?;
+    let services = binding
+        .get("services")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let svc = pick_service(services, wanted, &name)?;
+    let svc_name = svc.get("name").and_then(Value::as_str).unwrap_or_default();
+    let Some(content) = svc.pointer("/content/0").filter(|c| !c.is_null()) else {
+        return Err(Error::new(format!(
+            "Service {svc_name} in {name} has no version content."
+        )));
+    };
+    let published = match announced(&binding, svc) {
+        Some(v) => Some(v),
+        None => details_published(&me, &dest, &a).await?,
+    };
+    refuse_unpublished(published.as_ref(), &binding, &name)?;
+    let args = info_args(&dest, &name, svc, content, &binding, published);
+    let parsed = tool_call::call(&me, INFO_TOOL, args).await?;
+    let failed = format!("fetch_service_information failed for {svc_name}");
+    let data = check(parsed, &failed).map_err(|e| e.with_detail("tool", INFO_TOOL))?;
+    service_info(data, &failed)
 }
 
 /// Pick the service: by name (exact, then case-insensitive) when one is asked for, else the

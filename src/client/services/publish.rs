@@ -12,25 +12,18 @@ use crate::client::Client;
 use crate::kernel::arg_error::{type_error, Received};
 use crate::kernel::error::{codes, Error, Result};
 use serde_json::{Map, Value};
-use std::future::Future;
 
 const PUBLISH_METHOD: &str = "adtLs/businessservice/srvb/publishandUnpublishAction";
 
 /// `publishServiceBinding(ref, {service?})`: details, then the action; adt-ls's answer raw.
-pub(crate) fn publish_service_binding(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let (r, _) = ObjectRef::arg(&a, 0)?;
-        let service = service_option(&a)?;
-        let uri = resolve_aff_uri(&me, &dest, &r).await?;
-        let details = details_of(&me, &uri).await?;
-        let request = publish_request(&uri, &details, &r.name, service.as_deref())?;
-        me.active_request(PUBLISH_METHOD, Some(request)).await
-    }
+pub(crate) async fn publish_service_binding(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let (r, _) = ObjectRef::arg(&a, 0)?;
+    let service = service_option(&a)?;
+    let uri = resolve_aff_uri(&me, &dest, &r).await?;
+    let details = details_of(&me, &uri).await?;
+    let request = publish_request(&uri, &details, &r.name, service.as_deref())?;
+    me.active_request(PUBLISH_METHOD, Some(request)).await
 }
 
 /// `opts.service`: a string when given (an empty one counts as not given).

@@ -12,7 +12,6 @@ use crate::kernel::error::{Error, Result};
 use crate::resilience::classify::is_transient_cold_error;
 use crate::resilience::cold::{with_cold_retry, ColdRetry};
 use serde_json::{json, Value};
-use std::future::Future;
 
 const DEFAULT_LIMIT: f64 = 100.0;
 
@@ -29,28 +28,22 @@ async fn fetch(client: &Client, dest: &str) -> Result<Value> {
 }
 
 /// `list(opts)`.
-pub(crate) fn list(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let opts = args::method_options(&a, 0, "transport.list")?;
-        let limit = number(&opts, "limit")?;
-        let query = string(&opts, "query").map(|q| q.trim().to_lowercase());
-        let raw = match fetch(&me, &dest).await {
-            Ok(raw) => raw,
-            Err(e) => match revive_fn(&me) {
-                Some(revive) if is_transient_cold_error(&e.message) => {
-                    revive().await;
-                    fetch(&me, &dest).await?
-                }
-                _ => return Err(e),
-            },
-        };
-        Ok(shape(raw, query.as_deref(), limit))
-    }
+pub(crate) async fn list(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let opts = args::method_options(&a, 0, "transport.list")?;
+    let limit = number(&opts, "limit")?;
+    let query = string(&opts, "query").map(|q| q.trim().to_lowercase());
+    let raw = match fetch(&me, &dest).await {
+        Ok(raw) => raw,
+        Err(e) => match revive_fn(&me) {
+            Some(revive) if is_transient_cold_error(&e.message) => {
+                revive().await;
+                fetch(&me, &dest).await?
+            }
+            _ => return Err(e),
+        },
+    };
+    Ok(shape(raw, query.as_deref(), limit))
 }
 
 /// The list inside a search answer (empty when there is none).

@@ -5,20 +5,11 @@
 use super::cts_lock::{lock_check_params, locked_in, took_effect};
 use crate::client::args::Args;
 use crate::client::ns_args::or;
-use crate::client::resolve::{resolve_aff_uri, ObjectRef};
+use crate::client::resolve::{resolve_aff_uri, resolve_target, ObjectRef, Target};
 use crate::client::Client;
 use crate::kernel::arg_error::{type_error, Received};
 use crate::kernel::error::Result;
-use serde_json::{json, Map, Value};
-use std::future::Future;
-
-/// Activity, destination, the ref (with its other options) and its URI.
-async fn resolved(client: &Client, a: &Args) -> Result<(ObjectRef, Map<String, Value>, String)> {
-    let dest = client.begin()?;
-    let (r, opts) = ObjectRef::arg(a, 0)?;
-    let uri = resolve_aff_uri(client, &dest, &r).await?;
-    Ok((r, opts, uri))
-}
+use serde_json::{json, Value};
 
 /// `true`, or an object saying `assigned` / `operationExecuted` is `true`.
 fn is_assigned(res: &Value) -> bool {
@@ -30,42 +21,36 @@ fn is_assigned(res: &Value) -> bool {
 /// lockedIn}`: the lock before, the assignment, the lock after (docs/wire.md#transport).
 /// A failed first lock check sends no assignment; a failed readback rejects although the
 /// assignment was sent.
-pub(crate) fn assign(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let (r, opts) = ObjectRef::arg(&a, 0)?;
-        let transport = match opts.get("transport") {
-            Some(Value::String(t)) => t.clone(),
-            other => {
-                return Err(type_error(
-                    "ref.transport",
-                    "a string",
-                    &Received::of_json(other),
-                ))
-            }
-        };
-        let uri = resolve_aff_uri(&me, &dest, &r).await?;
-        let before = read_locks(&me, &uri, &r.name).await?;
-        let res = me
-            .active_request(
-                "adtLs/cts/transport/assignTransportToObject",
-                Some(json!({"objectUri": uri, "transport": transport})),
-            )
-            .await?;
-        let after = read_locks(&me, &uri, &r.name).await?;
-        let assigned = took_effect(is_assigned(&res), &before, &after, &transport);
-        Ok(json!({
-            "assigned": assigned,
-            "object": r.name,
-            "objectType": r.object_type,
-            "transport": transport,
-            "lockedIn": after,
-        }))
-    }
+pub(crate) async fn assign(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let (r, opts) = ObjectRef::arg(&a, 0)?;
+    let transport = match opts.get("transport") {
+        Some(Value::String(t)) => t.clone(),
+        other => {
+            return Err(type_error(
+                "ref.transport",
+                "a string",
+                &Received::of_json(other),
+            ))
+        }
+    };
+    let uri = resolve_aff_uri(&me, &dest, &r).await?;
+    let before = read_locks(&me, &uri, &r.name).await?;
+    let res = me
+        .active_request(
+            "adtLs/cts/transport/assignTransportToObject",
+            Some(json!({"objectUri": uri, "transport": transport})),
+        )
+        .await?;
+    let after = read_locks(&me, &uri, &r.name).await?;
+    let assigned = took_effect(is_assigned(&res), &before, &after, &transport);
+    Ok(json!({
+        "assigned": assigned,
+        "object": r.name,
+        "objectType": r.object_type,
+        "transport": transport,
+        "lockedIn": after,
+    }))
 }
 
 /// The object's lock (request numbers) from `checkTransportForObjectLock`.
@@ -80,52 +65,40 @@ async fn read_locks(client: &Client, uri: &str, name: &str) -> Result<Vec<String
 }
 
 /// `check({name, objectType, operation?, transportLayer?, recordChanges?})`: raw.
-pub(crate) fn check(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let (_, opts, uri) = resolved(&me, &a).await?;
-        let params = json!({
-            "operationType": or(&opts, "operation", json!("MODIFY")),
-            "objectInfo": {"objectUri": uri},
-            "transportLayer": or(&opts, "transportLayer", json!("")),
-            "isRecordChanges": or(&opts, "recordChanges", json!(true)),
-        });
-        me.active_request(
-            "adtLs/cts/transport/checkTransportForObjectLock",
-            Some(params),
-        )
-        .await
-    }
+pub(crate) async fn check(me: Client, a: Args) -> Result<Value> {
+    let Target { opts, uri } = resolve_target(&me, &a).await?;
+    let params = json!({
+        "operationType": or(&opts, "operation", json!("MODIFY")),
+        "objectInfo": {"objectUri": uri},
+        "transportLayer": or(&opts, "transportLayer", json!("")),
+        "isRecordChanges": or(&opts, "recordChanges", json!(true)),
+    });
+    me.active_request(
+        "adtLs/cts/transport/checkTransportForObjectLock",
+        Some(params),
+    )
+    .await
 }
 
 /// `getLockStatus(ref)` -> `{lockingSupported, lockId}`.
-pub(crate) fn get_lock_status(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let (_, _, uri) = resolved(&me, &a).await?;
-        let res = me
-            .active_request(
-                "adtLs/fileSystem/getFileLockStatus",
-                Some(json!({"uri": uri})),
-            )
-            .await?;
-        let field = |key: &str, default: Value| {
-            res.get(key)
-                .filter(|v| !v.is_null())
-                .cloned()
-                .unwrap_or(default)
-        };
-        Ok(json!({
-            "lockingSupported": field("lockingSupported", json!(false)),
-            "lockId": field("lockId", Value::Null),
-        }))
-    }
+pub(crate) async fn get_lock_status(me: Client, a: Args) -> Result<Value> {
+    let uri = resolve_target(&me, &a).await?.uri;
+    let res = me
+        .active_request(
+            "adtLs/fileSystem/getFileLockStatus",
+            Some(json!({"uri": uri})),
+        )
+        .await?;
+    let field = |key: &str, default: Value| {
+        res.get(key)
+            .filter(|v| !v.is_null())
+            .cloned()
+            .unwrap_or(default)
+    };
+    Ok(json!({
+        "lockingSupported": field("lockingSupported", json!(false)),
+        "lockId": field("lockId", Value::Null),
+    }))
 }
 
 #[cfg(test)]

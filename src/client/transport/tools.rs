@@ -6,45 +6,32 @@
 //! rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, invalid, Args};
-use crate::client::ns_args::copy;
-use crate::client::tool_call::{self, call_checked};
+use crate::client::tool_call::{self, call_checked, destination_args};
 use crate::client::Client;
 use crate::kernel::error::{codes, Error, Result};
 use crate::mcp::federated::FederatedParsed;
 use serde_json::{json, Map, Value};
-use std::future::Future;
 
 const MAX_PAGE_SIZE: f64 = 40.0;
 
-/// `{destination, <keys copied from the caller>}`.
-fn tool_args(dest: &str, opts: &Map<String, Value>, keys: &[&str]) -> Value {
-    let mut out = Map::new();
-    out.insert("destination".into(), json!(dest));
-    for key in keys {
-        copy(&mut out, opts, key);
-    }
-    Value::Object(out)
-}
-
 /// `find({objectName, objectType, developmentPackage, isCreation})`: the tool's data, which
 /// must be what its output schema promises (docs/decisions.md#d9-4).
-pub(crate) fn find(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        let dest = me.begin()?;
-        let opts = args::object(&a, 0, "args")?;
-        let keys = [
-            "objectName",
-            "objectType",
-            "developmentPackage",
-            "isCreation",
-        ];
-        let parsed = tool_call::call(&me, FIND_TOOL, tool_args(&dest, &opts, &keys)).await?;
-        transport_info(parsed).map_err(|e| e.with_detail("tool", FIND_TOOL))
-    }
+pub(crate) async fn find(me: Client, a: Args) -> Result<Value> {
+    let dest = me.begin()?;
+    let opts = args::object(&a, 0, "args")?;
+    let keys = [
+        "objectName",
+        "objectType",
+        "developmentPackage",
+        "isCreation",
+    ];
+    let parsed = tool_call::call(
+        &me,
+        FIND_TOOL,
+        Value::Object(destination_args(&dest, &opts, &keys)),
+    )
+    .await?;
+    transport_info(parsed).map_err(|e| e.with_detail("tool", FIND_TOOL))
 }
 
 const FIND_TOOL: &str = "abap_transport-get";
@@ -76,35 +63,29 @@ fn local_package_error(package: &str) -> crate::kernel::error::Error {
 }
 
 /// `create({developmentPackage, transportDescription, isCreation, objectName, objectType})`.
-pub(crate) fn create(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        me.touch()?;
-        let opts = args::object(&a, 0, "args")?;
-        if let Some(package) = opts.get("developmentPackage").and_then(Value::as_str) {
-            if package.trim().starts_with('$') {
-                return Err(local_package_error(package));
-            }
+pub(crate) async fn create(me: Client, a: Args) -> Result<Value> {
+    me.touch()?;
+    let opts = args::object(&a, 0, "args")?;
+    if let Some(package) = opts.get("developmentPackage").and_then(Value::as_str) {
+        if package.trim().starts_with('$') {
+            return Err(local_package_error(package));
         }
-        let dest = me.dest()?;
-        let keys = [
-            "developmentPackage",
-            "transportDescription",
-            "isCreation",
-            "objectName",
-            "objectType",
-        ];
-        call_checked(
-            &me,
-            "abap_transport-create",
-            tool_args(&dest, &opts, &keys),
-            "create_transport failed",
-        )
-        .await
     }
+    let dest = me.dest()?;
+    let keys = [
+        "developmentPackage",
+        "transportDescription",
+        "isCreation",
+        "objectName",
+        "objectType",
+    ];
+    call_checked(
+        &me,
+        "abap_transport-create",
+        Value::Object(destination_args(&dest, &opts, &keys)),
+        "create_transport failed",
+    )
+    .await
 }
 
 /// The diff arguments, checked before the destination: `(transportNumber, pageSize, cursor)`.
@@ -142,30 +123,24 @@ fn diff_request(a: &Args) -> Result<(Value, Value, Option<Value>)> {
 }
 
 /// `getDiff(transportNumber, {cursor?, pageSize?})`: one page, as the tool answered it.
-pub(crate) fn get_diff(
-    client: &Client,
-    a: Args,
-) -> impl Future<Output = Result<Value>> + Send + 'static {
-    let me = client.clone();
-    async move {
-        me.touch()?;
-        let (number, page_size, cursor) = diff_request(&a)?;
-        let dest = me.dest()?;
-        let mut tool_args = Map::new();
-        tool_args.insert("destination".into(), json!(dest));
-        tool_args.insert("transportNumber".into(), number);
-        tool_args.insert("pageSize".into(), page_size);
-        if let Some(c) = cursor {
-            tool_args.insert("cursor".into(), c);
-        }
-        call_checked(
-            &me,
-            "abap_transport-unifiedDifference",
-            Value::Object(tool_args),
-            "transport unifiedDifference failed",
-        )
-        .await
+pub(crate) async fn get_diff(me: Client, a: Args) -> Result<Value> {
+    me.touch()?;
+    let (number, page_size, cursor) = diff_request(&a)?;
+    let dest = me.dest()?;
+    let mut tool_args = Map::new();
+    tool_args.insert("destination".into(), json!(dest));
+    tool_args.insert("transportNumber".into(), number);
+    tool_args.insert("pageSize".into(), page_size);
+    if let Some(c) = cursor {
+        tool_args.insert("cursor".into(), c);
     }
+    call_checked(
+        &me,
+        "abap_transport-unifiedDifference",
+        Value::Object(tool_args),
+        "transport unifiedDifference failed",
+    )
+    .await
 }
 
 #[cfg(test)]
