@@ -44,7 +44,7 @@ pub(super) fn object(args: &Args, i: usize, name: &str) -> Result<Map<String, Va
 /// closest known one.
 pub(super) fn method_options(args: &Args, i: usize, method: &str) -> Result<Map<String, Value>> {
     let map = object(args, i, "opts")?;
-    let known = super::registry::option_keys(method);
+    let known = super::registry::specs::option_keys(method);
     crate::options::keys::warn_unknown_keys("opts", map.keys().map(String::as_str), known);
     Ok(map)
 }

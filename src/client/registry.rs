@@ -10,6 +10,7 @@
 // library itself reads only the method specs, the tests check the rendering.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod render;
+pub(crate) mod specs;
 
 use super::args::Args;
 use super::locate::{locate, Include, Locating};
@@ -23,7 +24,6 @@ use crate::kernel::future::BoxFuture;
 use render::{MethodSpec, NamespaceSpec};
 use serde_json::Value;
 use std::future::Future;
-use std::sync::LazyLock;
 
 /// Starts a method: synchronous work happens before the future is returned.
 pub(crate) type Run = fn(&Client, Args) -> BoxFuture<Result<Value>>;
@@ -141,20 +141,6 @@ include!("registry/table.rs");
 /// The method with this dotted name.
 pub(crate) fn find(name: &str) -> Option<&'static Method> {
     METHODS.iter().find(|m| m.spec.name == name)
-}
-
-/// The known keys of method `name`'s options object, from its declared `opts` type
-/// ([`MethodSpec::option_keys`]); empty for an unknown name.
-pub(crate) fn option_keys(name: &str) -> &'static [&'static str] {
-    static KEYS: LazyLock<Vec<(&str, Vec<&str>)>> = LazyLock::new(|| {
-        METHODS
-            .iter()
-            .map(|m| (m.spec.name, m.spec.option_keys()))
-            .collect()
-    });
-    KEYS.iter()
-        .find(|(method, _)| *method == name)
-        .map_or(&[], |(_, keys)| keys.as_slice())
 }
 
 /// The declarations of every method (what `build.rs` renders).

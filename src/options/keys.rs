@@ -2,7 +2,7 @@
 //! keys, and the camelCase of a field name. The option objects of the exports take their keys
 //! from their declarations (`#[js_options]`, `src/js/binding/types/options.rs`), the client
 //! methods' options from their declared `opts` type in the registry
-//! (`crate::client::registry::option_keys`). An unknown key is logged as a warning
+//! (`crate::client::registry::specs::option_keys`). An unknown key is logged as a warning
 //! naming the closest known key (`unknown option adtLs.pth — did you mean adtLs.path?`). 0.5.0
 //! ignored unknown keys silently, so a drop-in warns and never fails on them (docs/errors.md).
 

@@ -1,6 +1,7 @@
 //! The registry, dispatch and the committed `index.d.ts` agree.
 
 use super::render::{interfaces, MethodSpec};
+use super::specs::option_keys;
 use super::*;
 use std::collections::HashSet;
 

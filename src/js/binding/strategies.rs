@@ -4,7 +4,9 @@
 //! also carry the engine strategy under a symbol key, so `createAdtLs` runs them natively.
 
 use super::driver::AdtLsDriver;
-use super::types::options::{ClientCertArgs, InteractiveArgs, PemBytes, StrategyUser};
+use super::types::options::{
+    is_nullish, Auth, ClientCertArgs, InteractiveArgs, PemBytes, StrategyUser,
+};
 use crate::auth::strategy::{Kind, Logon, Registrar};
 use crate::auth::{InteractiveUi, LogonContext, PromptField, Strategy, TokenProvider, TokenSource};
 use crate::driver::router::ServerRequestHandler;
@@ -458,5 +460,14 @@ impl Registrar for JsRegistrar {
                 )
             })
         })
+    }
+}
+
+impl<'e> FromJs<'e> for Option<Auth> {
+    fn from_js(env: &Env, value: Option<Unknown<'e>>, _path: &str) -> EngineResult<Self> {
+        match value.filter(|v| !is_nullish(v)) {
+            Some(v) => from_js(env, v).map(|s| Some(Auth(s))),
+            None => Ok(None),
+        }
     }
 }

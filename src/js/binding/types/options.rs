@@ -14,7 +14,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::auth::Strategy;
-use crate::js::binding::strategies;
 use crate::js::runtime::checked;
 use crate::js::runtime::option_types::{js_values, AdtLsPort, FromJs, PeerPort, Port, Secret};
 use crate::kernel::arg_error;
@@ -293,17 +292,9 @@ pub struct DiscoverOptions {
     pub arch: Option<String>,
 }
 
-/// `auth`: a strategy made by our factories or any object with the strategy shape.
+/// `auth`: a strategy made by our factories or any object with the strategy shape (read by
+/// the strategies' own reader, in `strategies.rs`).
 pub struct Auth(pub Arc<Strategy>);
-
-impl<'e> FromJs<'e> for Option<Auth> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, _path: &str) -> EngineResult<Self> {
-        match value.filter(|v| !is_nullish(v)) {
-            Some(v) => strategies::from_js(env, v).map(|s| Some(Auth(s))),
-            None => Ok(None),
-        }
-    }
-}
 
 /// `keepAlive`: a boolean, or `{ intervalMs }` (which turns it on).
 pub enum KeepAliveChoice<'e> {
@@ -356,7 +347,7 @@ impl<'e> FromJs<'e> for Option<RequestHandlers<'e>> {
     }
 }
 
-fn is_nullish(v: &Unknown) -> bool {
+pub(crate) fn is_nullish(v: &Unknown) -> bool {
     matches!(v.get_type(), Ok(ValueType::Undefined | ValueType::Null))
 }
 
