@@ -223,8 +223,8 @@ fn option_keys_skip_nested_types_and_arrows() {
 }
 
 /// The method names the client's bodies pass to `args::method_options` (and
-/// `resolve_with_opts`) name methods with an `opts` type: a misspelt name would warn about
-/// every key.
+/// `resolve_with_opts`, `lookup_args`, where the name is the call's last string) name methods
+/// with an `opts` type: a misspelt name would warn about every key.
 #[test]
 fn every_method_options_call_names_a_method_with_opts() {
     fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
@@ -245,13 +245,13 @@ fn every_method_options_call_names_a_method_with_opts() {
     let mut calls = 0;
     for file in files.iter().filter(|f| !f.ends_with("registry/tests.rs")) {
         let text = std::fs::read_to_string(file).unwrap();
-        for call in ["method_options(", "resolve_with_opts("] {
+        for call in ["method_options(", "resolve_with_opts(", "lookup_args("] {
             for (at, _) in text.match_indices(call) {
                 let rest = &text[at + call.len()..];
                 let Some(close) = rest.find(')') else {
                     continue;
                 };
-                let Some(name) = rest[..close].split('"').nth(1) else {
+                let Some(name) = rest[..close].rsplit('"').nth(1) else {
                     continue; // the definition, or a caller passing its parameter on
                 };
                 calls += 1;
