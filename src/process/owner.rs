@@ -125,7 +125,7 @@ pub(crate) fn is_our_dir_name(name: &str) -> bool {
         .is_some_and(|rest| hex_tail(rest, 12))
 }
 
-#[cfg_attr(not(unix), allow(dead_code))] // read from /proc on Linux; other systems ask their own APIs
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // read from /proc on Linux; other systems ask their own APIs
 /// Parse the state and start time out of a `/proc/<pid>/stat` line.
 pub(crate) fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
     let (_, after) = stat.rsplit_once(')')?;
@@ -136,7 +136,7 @@ pub(crate) fn parse_proc_stat(stat: &str) -> Option<(char, u64)> {
     Some((state, start))
 }
 
-#[cfg_attr(not(unix), allow(dead_code))] // read from /proc on Linux; other systems ask their own APIs
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // read from /proc on Linux; other systems ask their own APIs
 /// The parent pid from a `/proc/<pid>/stat` line (field 4).
 pub(crate) fn parse_proc_ppid(stat: &str) -> Option<u32> {
     let (_, after) = stat.rsplit_once(')')?;

@@ -14,6 +14,7 @@ pub(crate) struct PeerCred {
 }
 
 /// How far up the parent chain we look for the child.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // the parent chain is read from /proc (Linux)
 const MAX_ANCESTRY: usize = 64;
 
 /// Accept `peer` as the child `child_pid` (running as `our_uid`)? `Err` says why not.
@@ -44,6 +45,7 @@ pub(crate) fn judge(
 }
 
 /// Whether `target` is on `pid`'s parent chain, given a parent lookup. Bounded.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))] // the parent chain is read from /proc (Linux)
 pub(crate) fn has_ancestor(pid: u32, target: u32, parent_of: impl Fn(u32) -> Option<u32>) -> bool {
     let mut current = pid;
     for _ in 0..MAX_ANCESTRY {
