@@ -16,20 +16,8 @@ macro_rules! client_namespaces {
     };
 }
 
-/// The same entries as in the crate; the implementations are not compiled here.
-macro_rules! client_methods {
-    ($( $(#[doc = $doc:literal])* $name:literal $(<$generics:literal>)? ($($params:literal)?) -> $result:literal = $run:expr; )*) => {
-        static METHODS: &[MethodSpec] = &[$(
-            MethodSpec {
-                name: $name,
-                generics: concat!("" $(, $generics)?),
-                params: concat!("" $(, $params)?),
-                result: $result,
-                doc: concat!($($doc, "\n",)*),
-            },
-        )*];
-    };
-}
+// The same entries as in the crate; the implementations are not compiled here.
+include!("src/client/registry/spec_list.rs");
 
 include!("src/client/registry/table.rs");
 
@@ -41,12 +29,13 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/client/registry/table.rs");
     println!("cargo:rerun-if-changed=src/client/registry/render.rs");
+    println!("cargo:rerun-if-changed=src/client/registry/spec_list.rs");
     println!("cargo:rerun-if-env-changed=NAPI_TYPE_DEF_TMP_FOLDER");
     println!("cargo:rerun-if-env-changed=NAPI_FORCE_BUILD_ADT_LS_NATIVE");
     let Some(dir) = std::env::var_os("NAPI_TYPE_DEF_TMP_FOLDER") else {
         return;
     };
-    let methods: Vec<&MethodSpec> = METHODS.iter().collect();
+    let methods: Vec<&MethodSpec> = SPECS.iter().collect();
     let text = render::typedef_lines(NAMESPACES, &methods);
     let path = std::path::Path::new(&dir).join(TYPEDEF_FILE);
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text)) {

@@ -10,20 +10,7 @@ macro_rules! client_namespaces {
     ($($namespaces:tt)*) => {};
 }
 
-macro_rules! client_methods {
-    ($( $(#[doc = $doc:literal])* $name:literal $(<$generics:literal>)? ($($params:literal)?) -> $result:literal = $run:expr; )*) => {
-        /// Every method's declaration, in declaration order.
-        static SPECS: &[MethodSpec] = &[$(
-            MethodSpec {
-                name: $name,
-                generics: concat!("" $(, $generics)?),
-                params: concat!("" $(, $params)?),
-                result: $result,
-                doc: concat!($($doc, "\n",)*),
-            },
-        )*];
-    };
-}
+include!("spec_list.rs");
 
 include!("table.rs");
 
