@@ -14,6 +14,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
@@ -417,6 +418,28 @@ pub(super) fn handshake(
     }
 }
 
+/// A handler whose first `initialize` is answered by `first` and every later one by `later`,
+/// the initialized notification with 202 and everything else with the status `other`; and
+/// the count of `initialize` requests seen.
+pub(super) fn first_initialize_apart(
+    first: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    later: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    other: u16,
+) -> (
+    Arc<AtomicUsize>,
+    impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) {
+    let inits = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&inits);
+    let handler = move |req: &Recorded| match req.rpc_method().as_str() {
+        "initialize" if seen.fetch_add(1, Ordering::SeqCst) == 0 => first(req),
+        "initialize" => later(req),
+        "notifications/initialized" => Reply::status(202),
+        _ => Reply::status(other),
+    };
+    (inits, handler)
+}
+
 /// A handler answering the lifecycle (initialize with `version`/`session`, initialized 202,
 /// DELETE 200) and passing everything else to `rest`.
 pub(super) fn mcp(
@@ -430,4 +453,12 @@ pub(super) fn mcp(
             _ => rest(req),
         }
     })
+}
+
+/// A server running the lifecycle (`2025-06-18`, session `sid`) that passes every other
+/// request to `reply`.
+pub(super) async fn serve(
+    reply: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> TestServer {
+    TestServer::start(mcp("2025-06-18", Some("sid"), reply)).await
 }
