@@ -1,12 +1,10 @@
 //! The connect handshake: exact initialize params and headers, version negotiation, the
 //! initialized notification's 202 rule, single flight, cleanup on failure, the debug line.
 
-use super::server::{
-    first_initialize_apart, handshake, initialize_reply, mcp, Recorded, Reply, TestServer,
-};
+use super::server::{first_initialize_apart, initialize_reply, mcp, Recorded, Reply, TestServer};
 use super::support::{
     answering, assert_client_headers, assert_session_headers, client, err, failed_connect,
-    log_lines, serving, single_delete, str_code,
+    failed_initialized, log_lines, serving, single_delete, str_code,
 };
 use crate::kernel::log::Level;
 use serde_json::json;
@@ -64,10 +62,7 @@ async fn both_supported_versions_are_accepted_and_others_rejected() {
 
 #[tokio::test]
 async fn initialized_must_be_answered_with_202() {
-    let (server, client, e) = failed_connect(handshake("2025-06-18", Some("s"), 200, |_| {
-        Reply::status(200)
-    }))
-    .await;
+    let (server, client, e) = failed_initialized(Some("s"), 200, 200).await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized: expected HTTP 202, got 200"
@@ -78,8 +73,7 @@ async fn initialized_must_be_answered_with_202() {
 
 #[tokio::test]
 async fn initialized_with_an_error_status_fails_without_reinitialising() {
-    let (server, _client, e) =
-        failed_connect(handshake("2025-06-18", None, 500, |_| Reply::status(500))).await;
+    let (server, _client, e) = failed_initialized(None, 500, 500).await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized failed: HTTP 500"

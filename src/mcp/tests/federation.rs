@@ -1,11 +1,10 @@
 //! One-to-one port of the reference's `mcp-federation.test.ts` (docs/architecture.md#tests): the
 //! twelve cases against a real local HTTP server.
 
-use super::server::{
-    chunk, chunk_bytes, handshake, initialize_reply, mcp, sse_event, Reply, TestServer,
-};
+use super::server::{chunk, chunk_bytes, initialize_reply, mcp, sse_event, Reply, TestServer};
 use super::support::{
-    assert_session_headers, client, client_with, err, failed_connect, serving, single_delete, TOKEN,
+    assert_mentions, assert_session_headers, client, client_with, err, failed_connect,
+    failed_initialized, serving, single_delete, TOKEN,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -185,12 +184,7 @@ async fn json_rpc_errors_and_results_without_tools_reject() {
     })
     .await;
     let call = err(client.call_tool("t", json!({}), None).await);
-    assert!(call.message.contains("-32601"), "{}", call.message);
-    assert!(
-        call.message.contains("Method not found"),
-        "{}",
-        call.message
-    );
+    assert_mentions(&call, &["-32601", "Method not found"]);
     let list = err(client.list_tools().await);
     assert_eq!(
         list.message,
@@ -209,13 +203,9 @@ async fn mismatched_json_ids_and_streams_without_a_response_reject() {
     })
     .await;
     let call = err(client.call_tool("t", json!({}), None).await);
-    assert!(call.message.contains("mismatched"), "{}", call.message);
+    assert_mentions(&call, &["mismatched"]);
     let list = err(client.list_tools().await);
-    assert!(
-        list.message.contains("without a matching"),
-        "{}",
-        list.message
-    );
+    assert_mentions(&list, &["without a matching"]);
 }
 
 #[tokio::test]
@@ -268,10 +258,7 @@ async fn an_unsupported_protocol_rejects_and_deletes_the_session() {
 
 #[tokio::test]
 async fn initialized_answered_404_rejects_after_one_initialize_and_a_delete() {
-    let (server, _client, e) = failed_connect(handshake("2025-06-18", Some("s-404"), 404, |_| {
-        Reply::status(200)
-    }))
-    .await;
+    let (server, _client, e) = failed_initialized(Some("s-404"), 404, 200).await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized failed: HTTP 404"

@@ -1,7 +1,7 @@
 //! Shared test helpers: the crypto provider, a log capture sink, client construction, a
 //! connect that must fail, and the checks of what the client sent (headers, the DELETE).
 
-use super::server::{mcp, Recorded, Reply, TestServer};
+use super::server::{handshake, mcp, Recorded, Reply, TestServer};
 use crate::kernel::error::{Error, ErrorCode};
 use crate::kernel::log::{self, Level};
 use crate::mcp::{ClientInfo, McpClient, McpClientOptions};
@@ -93,6 +93,26 @@ pub(super) async fn assert_call_fails(
     assert_eq!(e.message, message, "{tool}");
     assert_eq!(str_code(&e), Some(code), "{tool}: {e:?}");
     e
+}
+
+/// A connect to a server whose initialized notification gets the status `initialized` and
+/// every request after it the status `other`: the server, the client and the connect's error.
+pub(super) async fn failed_initialized(
+    session: Option<&'static str>,
+    initialized: u16,
+    other: u16,
+) -> (TestServer, McpClient, Error) {
+    failed_connect(handshake("2025-06-18", session, initialized, move |_| {
+        Reply::status(other)
+    }))
+    .await
+}
+
+/// `e`'s message contains each of `parts`.
+pub(super) fn assert_mentions(e: &Error, parts: &[&str]) {
+    for part in parts {
+        assert!(e.message.contains(part), "{part:?} not in {}", e.message);
+    }
 }
 
 /// Start capturing log lines (the process-wide test capture).
