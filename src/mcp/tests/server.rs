@@ -3,6 +3,7 @@
 //! every request and a few events (e.g. the client dropping a kept-open SSE stream). All
 //! waits are bounded and everything stops when the server is dropped.
 
+use crate::kernel::test_task::AbortOnDrop;
 use bytes::Bytes;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
@@ -156,13 +157,7 @@ struct Shared {
 pub(super) struct TestServer {
     pub addr: SocketAddr,
     shared: Arc<Shared>,
-    accept_task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.accept_task.abort();
-    }
+    _accept_task: AbortOnDrop,
 }
 
 impl TestServer {
@@ -206,7 +201,7 @@ impl TestServer {
             handler: Box::new(handler),
         });
         let for_loop = Arc::clone(&shared);
-        let accept_task = tokio::spawn(async move {
+        let accept_task = AbortOnDrop::spawn(async move {
             let mut connections = JoinSet::new();
             while let Ok((stream, _)) = listener.accept().await {
                 let shared = Arc::clone(&for_loop);
@@ -221,7 +216,7 @@ impl TestServer {
         TestServer {
             addr,
             shared,
-            accept_task,
+            _accept_task: accept_task,
         }
     }
 

@@ -5,6 +5,7 @@
 //! detection for keytool/java/openssl.
 
 use crate::kernel::test_dir::fresh_temp_dir;
+use crate::kernel::test_task::{accept_loop, AbortOnDrop};
 use crate::tls::cert::{generate_localhost_cert, LocalhostCert};
 use crate::tls::proxy_target::Scheme;
 use crate::tls::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions, ProxyTarget};
@@ -183,16 +184,11 @@ pub(super) struct BackendState {
     pub upload_started: Notify,
 }
 
+/// The backend server; dropping it stops it.
 pub(super) struct Backend {
     pub port: u16,
     pub state: Arc<BackendState>,
-    task: JoinHandle<()>,
-}
-
-impl Drop for Backend {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    _task: AbortOnDrop,
 }
 
 /// [`start_backend`] serving a `sap.backend.test` certificate issued by `ca`.
@@ -264,27 +260,11 @@ pub(super) async fn start_backend(leaf: &Leaf, client_ca: Option<&TestCa>) -> Ba
                 .await;
         }
     });
-    Backend { port, state, task }
-}
-
-/// Accept connections on `listener` until the returned task is aborted, each served by
-/// `serve` in a task of its own (those end with the loop).
-fn accept_loop<Fut>(
-    listener: TcpListener,
-    serve: impl Fn(TcpStream) -> Fut + Send + 'static,
-) -> JoinHandle<()>
-where
-    Fut: Future<Output = ()> + Send + 'static,
-{
-    tokio::spawn(async move {
-        let mut conns = tokio::task::JoinSet::new();
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else {
-                continue;
-            };
-            conns.spawn(serve(tcp));
-        }
-    })
+    Backend {
+        port,
+        state,
+        _task: task,
+    }
 }
 
 async fn backend_route(
@@ -379,16 +359,11 @@ impl Recorded {
     }
 }
 
+/// The recording server; dropping it stops it.
 pub(super) struct Recorder {
     pub port: u16,
     pub requests: Arc<Mutex<Vec<Recorded>>>,
-    task: JoinHandle<()>,
-}
-
-impl Drop for Recorder {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    _task: AbortOnDrop,
 }
 
 /// A hand-written HTTP/1.1 server (so nothing normalises what arrives) that records each
@@ -402,7 +377,7 @@ pub(super) async fn start_recorder() -> Recorder {
     Recorder {
         port,
         requests,
-        task,
+        _task: task,
     }
 }
 
