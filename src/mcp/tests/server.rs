@@ -3,7 +3,7 @@
 //! every request and a few events (e.g. the client dropping a kept-open SSE stream). All
 //! waits are bounded and everything stops when the server is dropped.
 
-use crate::kernel::test_task::AbortOnDrop;
+use crate::kernel::test_task::{accept_loop, AbortOnDrop};
 use bytes::Bytes;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
@@ -20,7 +20,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 
 /// Upper bound for anything the server keeps waiting on (hung replies, open streams).
 const MAX_HOLD: Duration = Duration::from_secs(30);
@@ -201,16 +200,13 @@ impl TestServer {
             handler: Box::new(handler),
         });
         let for_loop = Arc::clone(&shared);
-        let accept_task = AbortOnDrop::spawn(async move {
-            let mut connections = JoinSet::new();
-            while let Ok((stream, _)) = listener.accept().await {
-                let shared = Arc::clone(&for_loop);
-                connections.spawn(async move {
-                    let service = service_fn(move |req| handle(Arc::clone(&shared), req));
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
+        let accept_task = accept_loop(listener, move |stream| {
+            let shared = Arc::clone(&for_loop);
+            async move {
+                let service = service_fn(move |req| handle(Arc::clone(&shared), req));
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
             }
         });
         TestServer {

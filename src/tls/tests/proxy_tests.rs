@@ -17,8 +17,7 @@ use tokio::sync::mpsc;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
-    bounded(async {
-        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |backend, proxy, client| {
         assert_eq!(proxy.url, format!("https://localhost:{}", proxy.port));
         let (status, _, body) = client.get("/hello?x=1", &[]).await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "ok:/hello?x=1"));
@@ -27,15 +26,13 @@ async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
             proxy.port, backend.port
         );
         assert_eq!(logged(Level::Info, &expected), vec![expected.clone()]);
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
-    bounded(async {
-        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |_, proxy, client| {
         let (_, _, seen) = client
             .get(
                 "/headers",
@@ -75,15 +72,13 @@ async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
                 "{hop} leaked: {seen}"
             );
         }
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_and_every_set_cookie_come_back() {
-    bounded(async {
-        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |_, _, client| {
         let (status, headers, body) = client.get("/cookies", &[]).await;
         assert_eq!(status, StatusCode::CREATED);
         assert_eq!(body, "cookies");
@@ -100,15 +95,13 @@ async fn status_and_every_set_cookie_come_back() {
             ]
         );
         assert_eq!(headers.get("x-backend").unwrap(), "yes");
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_bodies_stream_without_buffering() {
-    bounded(async {
-        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |backend, _, client| {
         let mut body = client
             .send("GET", "/stream", &[], full(""))
             .await
@@ -121,15 +114,13 @@ async fn response_bodies_stream_without_buffering() {
         let rest = body.collect().await.unwrap().to_bytes();
         assert_eq!(rest.len(), STREAM_TAIL);
         assert!(!rest.windows(7).any(|w| w == b"TIMEOUT"));
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_bodies_stream_without_buffering() {
-    bounded(async {
-        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |backend, _, client| {
         let (tx, rx) = mpsc::channel(4);
         let state = backend.state.clone();
         let feeder = tokio::spawn(async move {
@@ -157,7 +148,6 @@ async fn request_bodies_stream_without_buffering() {
             String::from_utf8_lossy(&text),
             format!("bytes={}", 4 + 64 * 64 * 1024)
         );
-        proxy.close().await;
     })
     .await
 }
@@ -435,8 +425,7 @@ async fn unreachable_upstream_gives_the_reference_502() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
+        let (backend, proxy, cert) = sap_backend_and_proxy().await;
         let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
         for i in 0..5 {
             let (status, _, body) = client.get(&format!("/n{i}"), &[]).await;
@@ -454,8 +443,7 @@ async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn close_frees_the_port_and_ends_open_connections() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
+        let (_backend, proxy, cert) = sap_backend_and_proxy().await;
         let port = proxy.port;
         let mut idle = TestClient::connect(port, &cert.cert_pem).await;
         idle.get("/warm", &[]).await;

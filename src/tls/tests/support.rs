@@ -532,12 +532,32 @@ pub(super) async fn start_proxy_with_client(
     (proxy, client)
 }
 
-/// A `sap.backend.test` backend of its own CA, a proxy to it with the default options, and
-/// one client of that proxy.
-pub(super) async fn sap_backend_behind_proxy() -> (Backend, ProxyHandle, TestClient) {
+/// A `sap.backend.test` backend of its own CA and a proxy to it with the default options;
+/// the proxy's certificate, for its clients.
+pub(super) async fn sap_backend_and_proxy() -> (Backend, ProxyHandle, LocalhostCert) {
     let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-    let (proxy, client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
+    let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
+    (backend, proxy, cert)
+}
+
+/// [`sap_backend_and_proxy`] and one client of that proxy.
+pub(super) async fn sap_backend_behind_proxy() -> (Backend, ProxyHandle, TestClient) {
+    let (backend, proxy, cert) = sap_backend_and_proxy().await;
+    let client = TestClient::connect(proxy.port, &cert.cert_pem).await;
     (backend, proxy, client)
+}
+
+/// Runs `test`, under [`TEST_TIMEOUT`], on [`sap_backend_behind_proxy`]'s backend, proxy and
+/// client; the proxy is closed after it.
+pub(super) async fn through_sap_proxy(
+    test: impl AsyncFnOnce(&Backend, &ProxyHandle, &mut TestClient),
+) {
+    bounded(async {
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+        test(&backend, &proxy, &mut client).await;
+        proxy.close().await;
+    })
+    .await
 }
 
 /// One GET of `path` through a proxy started for it by [`start_proxy`], closed afterwards.
