@@ -1,7 +1,13 @@
 //! Background tasks of Rust tests (the loopback servers they script): aborted when the test
-//! drops them, so a failing test leaves nothing running.
+//! drops them, so a failing test leaves nothing running; and serving one HTTP/1.1
+//! connection of such a server.
 
+use hyper::body::{Body, Incoming};
+use hyper::service::HttpService;
+use hyper_util::rt::TokioIo;
+use std::error::Error as StdError;
 use std::future::Future;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
@@ -39,4 +45,18 @@ where
             conns.spawn(serve(tcp));
         }
     })
+}
+
+/// Serves HTTP/1.1 on `io` with `service` until the connection ends (an error ends it too).
+pub(crate) async fn serve_http1<I, S, B>(io: I, service: S)
+where
+    I: AsyncRead + AsyncWrite + Unpin + 'static,
+    S: HttpService<Incoming, ResBody = B>,
+    S::Error: Into<Box<dyn StdError + Send + Sync>>,
+    B: Body + 'static,
+    B::Error: Into<Box<dyn StdError + Send + Sync>>,
+{
+    let _ = hyper::server::conn::http1::Builder::new()
+        .serve_connection(TokioIo::new(io), service)
+        .await;
 }

@@ -5,13 +5,12 @@
 use crate::auth::strategy::{InteractiveUi, PromptField, TokenProvider};
 use crate::kernel::error::{Error, Result};
 use crate::kernel::future::BoxFuture;
-use crate::kernel::test_task::{accept_loop, AbortOnDrop};
+use crate::kernel::test_task::{accept_loop, serve_http1, AbortOnDrop};
 use crate::lsp::LspRequester;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::{HeaderMap, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -137,16 +136,13 @@ impl TestServer {
                         Ok::<_, Infallible>(reply(request).await)
                     }
                 });
-                let http = hyper::server::conn::http1::Builder::new();
                 match acceptor {
                     Some(acceptor) => {
                         if let Ok(tls) = acceptor.accept(tcp).await {
-                            let _ = http.serve_connection(TokioIo::new(tls), service).await;
+                            serve_http1(tls, service).await;
                         }
                     }
-                    None => {
-                        let _ = http.serve_connection(TokioIo::new(tcp), service).await;
-                    }
+                    None => serve_http1(tcp, service).await,
                 }
             }
         });

@@ -3,7 +3,7 @@
 //! every request and a few events (e.g. the client dropping a kept-open SSE stream). All
 //! waits are bounded and everything stops when the server is dropped.
 
-use crate::kernel::test_task::{accept_loop, AbortOnDrop};
+use crate::kernel::test_task::{accept_loop, serve_http1, AbortOnDrop};
 use bytes::Bytes;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
@@ -11,7 +11,6 @@ use hyper::body::{Frame, Incoming};
 use hyper::header::HeaderMap;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -204,9 +203,7 @@ impl TestServer {
             let shared = Arc::clone(&for_loop);
             async move {
                 let service = service_fn(move |req| handle(Arc::clone(&shared), req));
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
+                serve_http1(stream, service).await;
             }
         });
         TestServer {

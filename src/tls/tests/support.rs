@@ -5,7 +5,7 @@
 //! detection for keytool/java/openssl.
 
 use crate::kernel::test_dir::fresh_temp_dir;
-use crate::kernel::test_task::{accept_loop, AbortOnDrop};
+use crate::kernel::test_task::{accept_loop, serve_http1, AbortOnDrop};
 use crate::tls::cert::{generate_localhost_cert, LocalhostCert};
 use crate::tls::proxy_target::Scheme;
 use crate::tls::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions, ProxyTarget};
@@ -255,9 +255,7 @@ pub(super) async fn start_backend(leaf: &Leaf, client_ca: Option<&TestCa>) -> Ba
                 let peer = peer.clone();
                 async move { Ok::<_, Infallible>(backend_route(req, state, sni, peer).await) }
             });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(tls), service)
-                .await;
+            serve_http1(tls, service).await;
         }
     });
     Backend {
