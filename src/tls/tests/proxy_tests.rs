@@ -340,13 +340,12 @@ async fn forward_proxy_mode_sends_absolute_form_over_plain_http() {
     bounded(async {
         let forward = start_recorder().await;
         let target = ProxyTarget::from_system_url("https://sap.example.test:44300").unwrap();
-        let (proxy, cert) = start_proxy(target, |o| {
+        let (proxy, mut client) = start_proxy_with_client(target, |o| {
             o.forward_proxy = Some(("127.0.0.1".into(), forward.port));
             // Ignored in forward-proxy mode.
             o.client_cert = Some(ClientCertPem::new("not used", "not used"));
         })
         .await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
         let (status, _, body) = client.get("/sap/bc/adt/discovery?x=1", &[("x-custom", "1")]).await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "via-plain"));
         let seen = forward.requests.lock().unwrap().clone();
@@ -373,8 +372,7 @@ async fn http_targets_get_origin_form_and_verbatim_host() {
         let plain = start_recorder().await;
         let target =
             ProxyTarget::from_system_url(&format!("http://127.0.0.1:{}", plain.port)).unwrap();
-        let (proxy, cert) = start_proxy(target, |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (proxy, mut client) = start_proxy_with_client(target, |_| {}).await;
         let response = client
             .send(
                 "POST",
@@ -403,8 +401,7 @@ async fn unreachable_upstream_gives_the_reference_502() {
             let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             l.local_addr().unwrap().port()
         };
-        let (proxy, cert) = start_proxy(local_https(closed_port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (proxy, mut client) = start_proxy_with_client(local_https(closed_port), |_| {}).await;
         let (status, headers, body) = client.get("/hello", &[]).await;
         assert_eq!(status, StatusCode::BAD_GATEWAY);
         assert_eq!(headers.get("content-type").unwrap(), "text/plain");
@@ -424,18 +421,15 @@ async fn unreachable_upstream_gives_the_reference_502() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
-    bounded(async {
-        let (backend, proxy, cert) = sap_backend_and_proxy().await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+    through_sap_proxy(async |backend, _, client| {
         for i in 0..5 {
             let (status, _, body) = client.get(&format!("/n{i}"), &[]).await;
             assert_eq!((status, body), (StatusCode::OK, format!("ok:/n{i}")));
         }
         assert_eq!(backend.state.connections.load(Ordering::SeqCst), 1);
-        let mut second = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let mut second = client.another().await;
         second.get("/other", &[]).await;
         assert_eq!(backend.state.connections.load(Ordering::SeqCst), 2);
-        proxy.close().await;
     })
     .await
 }
@@ -443,12 +437,11 @@ async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn close_frees_the_port_and_ends_open_connections() {
     bounded(async {
-        let (_backend, proxy, cert) = sap_backend_and_proxy().await;
+        let (_backend, proxy, mut idle) = sap_backend_behind_proxy().await;
         let port = proxy.port;
-        let mut idle = TestClient::connect(port, &cert.cert_pem).await;
         idle.get("/warm", &[]).await;
         // A request whose response never completes keeps a connection busy.
-        let mut busy = TestClient::connect(port, &cert.cert_pem).await;
+        let mut busy = idle.another().await;
         let stuck = busy.send("GET", "/stream", &[], full("")).await;
 
         let started = Instant::now();

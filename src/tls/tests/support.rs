@@ -429,6 +429,8 @@ async fn serve_recorded(tcp: TcpStream, sink: Arc<Mutex<Vec<Recorded>>>) {
 pub(super) struct TestClient {
     sender: hyper::client::conn::http1::SendRequest<TestBody>,
     pub host_header: String,
+    port: u16,
+    trusted_pem: String,
     _driver: JoinHandle<()>,
 }
 
@@ -456,8 +458,15 @@ impl TestClient {
         TestClient {
             sender,
             host_header: format!("localhost:{port}"),
+            port,
+            trusted_pem: trusted_pem.to_string(),
             _driver: driver,
         }
+    }
+
+    /// One more connection to the same port, trusting the same certificate.
+    pub(super) async fn another(&self) -> TestClient {
+        TestClient::connect(self.port, &self.trusted_pem).await
     }
 
     /// Send a request (Host = `localhost:<port>` unless given) and return the live response.
@@ -530,18 +539,11 @@ pub(super) async fn start_proxy_with_client(
     (proxy, client)
 }
 
-/// A `sap.backend.test` backend of its own CA and a proxy to it with the default options;
-/// the proxy's certificate, for its clients.
-pub(super) async fn sap_backend_and_proxy() -> (Backend, ProxyHandle, LocalhostCert) {
-    let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-    let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
-    (backend, proxy, cert)
-}
-
-/// [`sap_backend_and_proxy`] and one client of that proxy.
+/// A `sap.backend.test` backend of its own CA, a proxy to it with the default options, and
+/// one client of that proxy.
 pub(super) async fn sap_backend_behind_proxy() -> (Backend, ProxyHandle, TestClient) {
-    let (backend, proxy, cert) = sap_backend_and_proxy().await;
-    let client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+    let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
+    let (proxy, client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
     (backend, proxy, client)
 }
 
