@@ -209,10 +209,7 @@ fn openssl_in_out(args: &[&str], input: &Path, output: &Path) -> Result<(), Stri
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[allow(clippy::too_many_lines)] // a key of each format made with openssl, then a proxy run with each
 async fn client_keys_in_pkcs1_and_sec1_work_too() {
-    if !tool_available("openssl", "version") {
-        return;
-    }
-    bounded(async {
+    bounded_with_tool("openssl", "version", async {
         let dir = TempDir::new("keys");
         let server_ca = TestCa::new("Backend Test CA");
         let client_ca = TestCa::new("Client Test CA");

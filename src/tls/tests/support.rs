@@ -45,6 +45,14 @@ pub(super) async fn bounded<T>(fut: impl Future<Output = T>) -> T {
     }
 }
 
+/// Run `fut` under [`TEST_TIMEOUT`] if `tool` runs (`tool probe_arg`); otherwise the test is
+/// recorded as skipped and `fut` never runs.
+pub(super) async fn bounded_with_tool(tool: &str, probe_arg: &str, fut: impl Future<Output = ()>) {
+    if tool_available(tool, probe_arg) {
+        bounded(fut).await;
+    }
+}
+
 // ---------------------------------------------------------------- temp dirs and tools
 
 /// A private temp dir removed on drop.

@@ -209,10 +209,7 @@ fn the_machines_real_cacerts_keep_every_entry() {
 /// same JVM is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_options() {
-    if !tool_available("java", "-version") {
-        return;
-    }
-    bounded(async {
+    bounded_with_tool("java", "-version", async {
         let dir = TempDir::new("jvm");
         let work = dir.path().join("work dir with space");
         std::fs::create_dir_all(&work).unwrap();
@@ -306,10 +303,7 @@ async fn prepare_without_tls_needs_does_nothing_and_missing_jre_fails_like_the_r
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn extra_ca_files_are_imported_with_and_without_self_signed() {
-    if !tool_available("keytool", "-help") {
-        return;
-    }
-    bounded(async {
+    bounded_with_tool("keytool", "-help", async {
         let dir = TempDir::new("prep-ca");
         let bin = fake_adt_ls_install(dir.path(), &java_home());
         let ca_files: Vec<PathBuf> = (0..2)
