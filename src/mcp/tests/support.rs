@@ -1,5 +1,6 @@
 //! Shared test helpers: the crypto provider, a log capture sink, client construction, a
-//! connect that must fail, and the checks of what the client sent (headers, the DELETE).
+//! scripted server with its client, a connect that must fail, the checks of a failed call,
+//! and the checks of what the client sent (headers, the DELETE).
 
 use super::server::{handshake, mcp, Recorded, Reply, TestServer};
 use crate::kernel::error::{Error, ErrorCode};

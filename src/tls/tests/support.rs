@@ -1,8 +1,9 @@
 //! Test fixtures for the TLS module: a throw-away PKI (rcgen), an HTTPS backend that reports
 //! what it saw (Host, headers, SNI, client certificate, streaming progress), a plain-HTTP
 //! recorder (forward proxy / http backend), a verifying HTTPS test client, the proxy under
-//! test started with a fresh certificate, a log capture, temp dirs that clean up, and tool
-//! detection for keytool/java/openssl.
+//! test started with a fresh certificate (and a runner for tests against the SAP backend
+//! behind it), a log capture, temp dirs that clean up, and tool detection for
+//! keytool/java/openssl.
 
 use crate::kernel::test_dir::fresh_temp_dir;
 use crate::kernel::test_task::{accept_loop, serve_http1, AbortOnDrop};
