@@ -20,3 +20,5 @@ pub(crate) mod redact;
 pub(crate) mod test_dir;
 #[cfg(test)]
 pub(crate) mod test_skip;
+#[cfg(test)]
+pub(crate) mod test_task;

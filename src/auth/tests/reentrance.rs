@@ -7,6 +7,7 @@ use crate::auth::reentrance::perform_reentrance_logon;
 use crate::auth::reentrance::Credentials;
 use crate::auth::reentrance::{delivery_url, ticket_request_url};
 use crate::auth::LogonContext;
+use crate::kernel::error::Error;
 use crate::tls::cert::generate_localhost_cert;
 use base64::Engine as _;
 
@@ -17,6 +18,27 @@ fn basic() -> Credentials {
         user: "DEVELOPER".into(),
         password: "Developer#1-flow".into(),
     }
+}
+
+/// The context that lets credentials go to `origin` only.
+fn origin_only(origin: &str) -> LogonContext {
+    LogonContext {
+        credential_origins: vec![reqwest::Url::parse(origin).unwrap()],
+        ..LogonContext::default()
+    }
+}
+
+/// A Basic logon through the plain-http system on `port` under `ctx`, refused for the
+/// credentials' origin: the error.
+async fn refused_for_origin(port: u16, ctx: &LogonContext) -> Error {
+    let e = perform_reentrance_logon(&logon_url("http", port), Some(basic()), ctx)
+        .await
+        .unwrap_err();
+    assert!(
+        e.has_code(crate::kernel::error::codes::CREDENTIALS_ORIGIN),
+        "{e:?}"
+    );
+    e
 }
 
 fn expected_basic() -> String {
@@ -231,17 +253,8 @@ async fn a_failed_delivery_names_the_listener_but_never_the_ticket() {
 async fn credentials_go_only_to_the_destinations_origin_and_nothing_is_sent_elsewhere() {
     let listener = TestServer::start(None, ticket_listener(None)).await;
     let foreign = TestServer::start(None, sap_endpoint(listener.port, TICKET, |_| true)).await;
-    let ctx = LogonContext {
-        credential_origins: vec![reqwest::Url::parse("https://sap.example.com").unwrap()],
-        ..LogonContext::default()
-    };
-    let e = perform_reentrance_logon(&logon_url("http", foreign.port), Some(basic()), &ctx)
-        .await
-        .unwrap_err();
-    assert!(
-        e.has_code(crate::kernel::error::codes::CREDENTIALS_ORIGIN),
-        "{e:?}"
-    );
+    let ctx = origin_only("https://sap.example.com");
+    let e = refused_for_origin(foreign.port, &ctx).await;
     assert!(
         e.message.contains("no credentials were sent"),
         "{}",
@@ -255,28 +268,12 @@ async fn credentials_go_only_to_the_destinations_origin_and_nothing_is_sent_else
 
     // Plain http to the system's own host and port is refused when the system is https.
     let own = TestServer::start(None, sap_endpoint(listener.port, TICKET, |_| true)).await;
-    let ctx = LogonContext {
-        credential_origins: vec![
-            reqwest::Url::parse(&format!("https://127.0.0.1:{}", own.port)).unwrap(),
-        ],
-        ..LogonContext::default()
-    };
-    let e = perform_reentrance_logon(&logon_url("http", own.port), Some(basic()), &ctx)
-        .await
-        .unwrap_err();
-    assert!(
-        e.has_code(crate::kernel::error::codes::CREDENTIALS_ORIGIN),
-        "{e:?}"
-    );
+    let ctx = origin_only(&format!("https://127.0.0.1:{}", own.port));
+    refused_for_origin(own.port, &ctx).await;
     assert!(own.seen().is_empty());
 
     // An http:// system accepts its own origin.
-    let ctx = LogonContext {
-        credential_origins: vec![
-            reqwest::Url::parse(&format!("http://127.0.0.1:{}", own.port)).unwrap(),
-        ],
-        ..LogonContext::default()
-    };
+    let ctx = origin_only(&format!("http://127.0.0.1:{}", own.port));
     perform_reentrance_logon(&logon_url("http", own.port), Some(basic()), &ctx)
         .await
         .unwrap();

@@ -5,12 +5,12 @@
 use crate::auth::strategy::{InteractiveUi, PromptField, TokenProvider};
 use crate::kernel::error::{Error, Result};
 use crate::kernel::future::BoxFuture;
+use crate::kernel::test_task::{accept_loop, serve_http1, AbortOnDrop};
 use crate::lsp::LspRequester;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::{HeaderMap, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -106,13 +106,7 @@ pub(super) type Reply = Arc<dyn Fn(Seen) -> BoxFuture<Response<Full<Bytes>>> + S
 pub(super) struct TestServer {
     pub port: u16,
     seen: Arc<Mutex<Vec<Seen>>>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    _task: AbortOnDrop,
 }
 
 impl TestServer {
@@ -125,43 +119,38 @@ impl TestServer {
         let port = listener.local_addr().unwrap().port();
         let seen = Arc::new(Mutex::new(Vec::new()));
         let loop_seen = seen.clone();
-        let task = tokio::spawn(async move {
-            let mut conns = tokio::task::JoinSet::new();
-            loop {
-                let Ok((tcp, _)) = listener.accept().await else {
-                    continue;
-                };
-                let (reply, seen, acceptor) = (reply.clone(), loop_seen.clone(), acceptor.clone());
-                conns.spawn(async move {
-                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
-                        let (reply, seen) = (reply.clone(), seen.clone());
-                        async move {
-                            let request = Seen {
-                                target: req
-                                    .uri()
-                                    .path_and_query()
-                                    .map_or("/".to_string(), |p| p.to_string()),
-                                headers: req.headers().clone(),
-                            };
-                            seen.lock().unwrap().push(request.clone());
-                            Ok::<_, Infallible>(reply(request).await)
-                        }
-                    });
-                    let http = hyper::server::conn::http1::Builder::new();
-                    match acceptor {
-                        Some(acceptor) => {
-                            if let Ok(tls) = acceptor.accept(tcp).await {
-                                let _ = http.serve_connection(TokioIo::new(tls), service).await;
-                            }
-                        }
-                        None => {
-                            let _ = http.serve_connection(TokioIo::new(tcp), service).await;
-                        }
+        let task = accept_loop(listener, move |tcp| {
+            let (reply, seen, acceptor) = (reply.clone(), loop_seen.clone(), acceptor.clone());
+            async move {
+                let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                    let (reply, seen) = (reply.clone(), seen.clone());
+                    async move {
+                        let request = Seen {
+                            target: req
+                                .uri()
+                                .path_and_query()
+                                .map_or("/".to_string(), |p| p.to_string()),
+                            headers: req.headers().clone(),
+                        };
+                        seen.lock().unwrap().push(request.clone());
+                        Ok::<_, Infallible>(reply(request).await)
                     }
                 });
+                match acceptor {
+                    Some(acceptor) => {
+                        if let Ok(tls) = acceptor.accept(tcp).await {
+                            serve_http1(tls, service).await;
+                        }
+                    }
+                    None => serve_http1(tcp, service).await,
+                }
             }
         });
-        TestServer { port, seen, task }
+        TestServer {
+            port,
+            seen,
+            _task: task,
+        }
     }
 
     pub(super) fn seen(&self) -> Vec<Seen> {

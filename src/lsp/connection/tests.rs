@@ -5,7 +5,8 @@ use crate::lsp::framing::{encode, Decoder};
 use serde_json::json;
 #[cfg(unix)]
 use std::sync::atomic::AtomicUsize;
-use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, DuplexStream};
+use tokio::task::JoinHandle;
 
 struct NullRouter;
 impl RequestRouter for NullRouter {
@@ -42,51 +43,92 @@ impl CloseHook for FixedHook {
     }
 }
 
-fn start() -> (Connection, Peer) {
+/// The handlers every test connection runs with: the scripted router and the fixed hook.
+fn handlers() -> Handlers {
+    Handlers {
+        router: Arc::new(NullRouter),
+        notifications: None,
+        close_hook: Arc::new(FixedHook),
+    }
+}
+
+fn start() -> (Connection, Peer<DuplexStream>) {
     let (ours, theirs) = tokio::io::duplex(1 << 20);
-    let conn = Connection::start(
-        ours,
-        Handlers {
-            router: Arc::new(NullRouter),
-            notifications: None,
-            close_hook: Arc::new(FixedHook),
-        },
-    );
+    let conn = Connection::start(ours, handlers());
     (conn, Peer::new(theirs))
 }
 
-/// The adt-ls side of the stream.
-struct Peer {
-    io: DuplexStream,
+/// The adt-ls side of the stream: an in-memory duplex or a Unix socket pair's other end.
+struct Peer<S> {
+    io: S,
     decoder: Decoder,
 }
 
-impl Peer {
-    fn new(io: DuplexStream) -> Self {
+impl<S: AsyncRead + AsyncWrite + Unpin> Peer<S> {
+    fn new(io: S) -> Self {
         Peer {
             io,
             decoder: Decoder::new(),
         }
     }
 
+    /// The next whole frame the connection wrote, within 20 s.
     async fn recv(&mut self) -> Value {
-        loop {
-            if let Some(body) = self.decoder.next_frame().unwrap() {
-                return serde_json::from_slice(&body).unwrap();
+        let read = async {
+            loop {
+                if let Some(body) = self.decoder.next_frame().unwrap() {
+                    return serde_json::from_slice(&body).unwrap();
+                }
+                let mut buf = vec![0u8; 64 * 1024];
+                let n = self.io.read(&mut buf).await.unwrap();
+                assert!(n > 0, "stream closed");
+                self.decoder.push(&buf[..n]);
             }
-            let mut buf = [0u8; 4096];
-            let n = self.io.read(&mut buf).await.unwrap();
-            assert!(n > 0, "stream closed");
-            self.decoder.push(&buf[..n]);
-        }
+        };
+        tokio::time::timeout(Duration::from_secs(20), read)
+            .await
+            .unwrap()
     }
 
     async fn send(&mut self, v: Value) {
-        self.io
-            .write_all(&encode(&serde_json::to_vec(&v).unwrap()))
-            .await
-            .unwrap();
+        self.io.write_all(&frame_of(v)).await.unwrap();
     }
+
+    /// Answers the request with this id with `result`.
+    async fn reply(&mut self, id: &Value, result: Value) {
+        self.send(json!({"jsonrpc":"2.0","id":id,"result":result}))
+            .await;
+    }
+}
+
+/// `method` (no params) requested from a spawned task; its outcome is the task's result.
+fn spawn_request(conn: &Connection, method: &'static str) -> JoinHandle<Result<Value>> {
+    let c = conn.clone();
+    tokio::spawn(async move { c.request(method, None, None).await })
+}
+
+/// The error the spawned request `call` fails with, which must come within `within`.
+async fn rejection(call: JoinHandle<Result<Value>>, within: Duration) -> Error {
+    tokio::time::timeout(within, call)
+        .await
+        .expect("the pending request is rejected in time")
+        .unwrap()
+        .unwrap_err()
+}
+
+/// Sends `method` as a request from a spawned task, checks the peer sees it, answers it with
+/// `result` and checks the caller gets that result: the connection still works.
+async fn answered_request(
+    conn: &Connection,
+    peer: &mut Peer<DuplexStream>,
+    method: &'static str,
+    result: Value,
+) {
+    let next = spawn_request(conn, method);
+    let req = peer.recv().await;
+    assert_eq!(req["method"], json!(method));
+    peer.reply(&req["id"], result.clone()).await;
+    assert_eq!(next.await.unwrap().unwrap(), result);
 }
 
 #[tokio::test]
@@ -121,8 +163,7 @@ async fn many_concurrent_requests_correlate_out_of_order() {
     reqs.reverse();
     for r in reqs {
         let i = r["params"]["i"].clone();
-        peer.send(json!({"jsonrpc":"2.0","id":r["id"],"result":i}))
-            .await;
+        peer.reply(&r["id"], i).await;
     }
     for (i, call) in calls.into_iter().enumerate() {
         assert_eq!(call.await.unwrap().unwrap(), json!(i));
@@ -132,8 +173,7 @@ async fn many_concurrent_requests_correlate_out_of_order() {
 #[tokio::test]
 async fn rpc_errors_keep_message_code_and_data() {
     let (conn, mut peer) = start();
-    let c = conn.clone();
-    let call = tokio::spawn(async move { c.request("x", None, None).await });
+    let call = spawn_request(&conn, "x");
     let req = peer.recv().await;
     assert_eq!(req["params"], json!([null]));
     peer.send(json!({"jsonrpc":"2.0","id":req["id"],"error":{"code":1003,"message":"Internal error.","data":{"k":1}}}))
@@ -168,15 +208,10 @@ async fn server_requests_are_answered_concurrently_with_echoed_ids() {
 #[tokio::test]
 async fn peer_eof_fails_pending_requests_at_once_with_the_hook_reason() {
     let (conn, peer) = start();
-    let c = conn.clone();
-    let call = tokio::spawn(async move { c.request("adtLs/slow", None, None).await });
+    let call = spawn_request(&conn, "adtLs/slow");
     tokio::time::sleep(Duration::from_millis(20)).await;
     drop(peer);
-    let err = tokio::time::timeout(Duration::from_secs(1), call)
-        .await
-        .unwrap()
-        .unwrap()
-        .unwrap_err();
+    let err = rejection(call, Duration::from_secs(1)).await;
     assert_eq!(
         err.message,
         "adt-ls exited (code 13) while adtLs/slow was pending.\nboom on stderr"
@@ -191,8 +226,7 @@ async fn peer_eof_fails_pending_requests_at_once_with_the_hook_reason() {
 #[tokio::test]
 async fn dispose_rejects_pending_with_the_vscode_jsonrpc_error() {
     let (conn, _peer) = start();
-    let c = conn.clone();
-    let call = tokio::spawn(async move { c.request("x", None, None).await });
+    let call = spawn_request(&conn, "x");
     tokio::time::sleep(Duration::from_millis(20)).await;
     conn.dispose();
     conn.dispose();
@@ -217,14 +251,8 @@ async fn timeouts_free_the_pending_slot() {
     assert_eq!(conn.pending_count(), 0);
     // A late answer is ignored without harm.
     let req = peer.recv().await;
-    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":1}))
-        .await;
-    let c = conn.clone();
-    let next = tokio::spawn(async move { c.request("next", None, None).await });
-    let req = peer.recv().await;
-    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":2}))
-        .await;
-    assert_eq!(next.await.unwrap().unwrap(), json!(2));
+    peer.reply(&req["id"], json!(1)).await;
+    answered_request(&conn, &mut peer, "next", json!(2)).await;
 }
 
 #[tokio::test]
@@ -243,7 +271,7 @@ async fn notifications_are_encoded_like_requests() {
 }
 
 /// Write raw bytes as adt-ls would, bypassing the framing.
-async fn send_raw(peer: &mut Peer, bytes: &[u8]) {
+async fn send_raw(peer: &mut Peer<DuplexStream>, bytes: &[u8]) {
     peer.io.write_all(bytes).await.unwrap();
 }
 
@@ -256,16 +284,11 @@ async fn a_framing_error_ends_the_connection_and_rejects_everything_pending_at_o
         b"Content-Length: 99999999999\r\n\r\n",
     ] {
         let (conn, mut peer) = start();
-        let c2 = conn.clone();
-        // No timeout: before the fix this waited for ever (the reader kept going).
-        let call = tokio::spawn(async move { c2.request("slowpoke", None, None).await });
+        // No timeout: the reader must stop at the broken frame.
+        let call = spawn_request(&conn, "slowpoke");
         peer.recv().await;
         send_raw(&mut peer, garbage).await;
-        let e = tokio::time::timeout(Duration::from_secs(20), call)
-            .await
-            .expect("pending request rejected at once")
-            .unwrap()
-            .unwrap_err();
+        let e = rejection(call, Duration::from_secs(20)).await;
         assert!(e.has_code(codes::LSP_PROTOCOL), "{e:?}");
         assert!(
             e.message.starts_with("adt-ls broke the LSP framing ("),
@@ -281,8 +304,7 @@ async fn a_framing_error_ends_the_connection_and_rejects_everything_pending_at_o
 #[tokio::test]
 async fn a_header_trickled_without_crlf_ends_the_connection_after_the_header_bound() {
     let (conn, mut peer) = start();
-    let c2 = conn.clone();
-    let call = tokio::spawn(async move { c2.request("wait", None, None).await });
+    let call = spawn_request(&conn, "wait");
     peer.recv().await;
     // 64 MB offered in 64 KiB writes; the connection must stop reading long before.
     let chunk = vec![b'a'; 64 * 1024];
@@ -294,11 +316,7 @@ async fn a_header_trickled_without_crlf_ends_the_connection_after_the_header_bou
             _ => break,
         }
     }
-    let e = tokio::time::timeout(Duration::from_secs(20), call)
-        .await
-        .expect("rejected")
-        .unwrap()
-        .unwrap_err();
+    let e = rejection(call, Duration::from_secs(20)).await;
     assert!(e.has_code(codes::LSP_PROTOCOL), "{e:?}");
     assert!(e.message.contains("LSP header exceeds"), "{}", e.message);
     assert!(
@@ -339,11 +357,7 @@ fn start_direct() -> (Connection, Arc<AtomicUsize>, tokio::net::UnixStream) {
     };
     let conn = Connection::start_with_direct(
         tokio::net::UnixStream::from_std(ours).unwrap(),
-        Handlers {
-            router: Arc::new(NullRouter),
-            notifications: None,
-            close_hook: Arc::new(FixedHook),
-        },
+        handlers(),
         Some(Box::new(direct)),
     );
     (conn, bytes, theirs)
@@ -353,7 +367,7 @@ fn start_direct() -> (Connection, Arc<AtomicUsize>, tokio::net::UnixStream) {
 #[tokio::test]
 async fn requests_are_written_from_the_calling_thread_when_the_writer_is_idle() {
     let (conn, bytes, theirs) = start_direct();
-    let mut peer = PeerOn::new(theirs);
+    let mut peer = Peer::new(theirs);
     let pending = conn.send_request("echo", Some(json!({ "i": 1 }))).unwrap();
     assert!(
         bytes.load(Ordering::Relaxed) > 0,
@@ -361,8 +375,7 @@ async fn requests_are_written_from_the_calling_thread_when_the_writer_is_idle() 
     );
     let req = peer.recv().await;
     assert_eq!(req["method"], "echo");
-    peer.send(json!({ "jsonrpc": "2.0", "id": req["id"], "result": 7 }))
-        .await;
+    peer.reply(&req["id"], json!(7)).await;
     assert_eq!(pending.wait(Some(Duration::from_secs(5))).await.unwrap(), 7);
 }
 
@@ -387,7 +400,7 @@ async fn direct_and_queued_frames_never_interleave_and_keep_their_order() {
             .unwrap();
         sent.push(pending);
     }
-    let mut peer = PeerOn::new(theirs);
+    let mut peer = Peer::new(theirs);
     let mut next_request = 0u64;
     let mut notes = 0;
     while next_request < 200 {
@@ -427,45 +440,6 @@ async fn a_closed_connection_drops_its_direct_handle() {
     drop(theirs);
 }
 
-/// The peer's side of a Unix socket pair.
-#[cfg(unix)]
-struct PeerOn {
-    io: tokio::net::UnixStream,
-    decoder: Decoder,
-}
-
-#[cfg(unix)]
-impl PeerOn {
-    fn new(io: tokio::net::UnixStream) -> Self {
-        PeerOn {
-            io,
-            decoder: Decoder::new(),
-        }
-    }
-
-    async fn recv(&mut self) -> Value {
-        let read = async {
-            loop {
-                if let Some(body) = self.decoder.next_frame().unwrap() {
-                    return serde_json::from_slice(&body).unwrap();
-                }
-                let mut buf = vec![0u8; 64 * 1024];
-                let n = self.io.read(&mut buf).await.unwrap();
-                assert!(n > 0, "stream closed");
-                self.decoder.push(&buf[..n]);
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(20), read)
-            .await
-            .unwrap()
-    }
-
-    async fn send(&mut self, v: Value) {
-        let body = serde_json::to_vec(&v).unwrap();
-        self.io.write_all(&encode(&body)).await.unwrap();
-    }
-}
-
 /// A [`ResponseCallback`] that forwards the outcome to a channel.
 fn callback() -> (ResponseCallback, oneshot::Receiver<Result<RawJson>>) {
     let (tx, rx) = oneshot::channel();
@@ -494,10 +468,8 @@ async fn callback_requests_get_their_response_and_keep_call_order_with_awaited_o
         (first["id"].clone(), second["id"].clone()),
         (json!(0), json!(1))
     );
-    peer.send(json!({ "jsonrpc": "2.0", "id": 1, "result": "b" }))
-        .await;
-    peer.send(json!({ "jsonrpc": "2.0", "id": 0, "result": "a" }))
-        .await;
+    peer.reply(&json!(1), json!("b")).await;
+    peer.reply(&json!(0), json!("a")).await;
     assert_eq!(outcome_of(rx).await.unwrap().get(), "\"a\"");
     assert_eq!(awaited.wait(None).await.unwrap(), json!("b"));
     assert_eq!(
@@ -530,8 +502,7 @@ async fn callback_requests_time_out_on_their_own_deadline_without_breaking_the_c
         "only the expired request is forgotten"
     );
     let _ = peer.recv().await;
-    peer.send(json!({ "jsonrpc": "2.0", "id": 0, "result": 1 }))
-        .await;
+    peer.reply(&json!(0), json!(1)).await;
     assert_eq!(outcome_of(slow_rx).await.unwrap().get(), "1");
 }
 
@@ -566,17 +537,9 @@ async fn the_read_only_registered_transport_carries_large_traffic_both_ways_in_o
     // only while blocked. More than a socket buffer each way, with the peer slow to read.
     let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
     let (transport, direct) = crate::lsp::unix_socket::transport(ours).unwrap();
-    let conn = Connection::start_with_direct(
-        transport,
-        Handlers {
-            router: Arc::new(NullRouter),
-            notifications: None,
-            close_hook: Arc::new(FixedHook),
-        },
-        Some(Box::new(direct)),
-    );
+    let conn = Connection::start_with_direct(transport, handlers(), Some(Box::new(direct)));
     theirs.set_nonblocking(true).unwrap();
-    let mut peer = PeerOn::new(tokio::net::UnixStream::from_std(theirs).unwrap());
+    let mut peer = Peer::new(tokio::net::UnixStream::from_std(theirs).unwrap());
     let payload = "y".repeat(64 * 1024);
     let sent: Vec<_> = (0..100u64)
         .map(|i| {
@@ -592,7 +555,7 @@ async fn the_read_only_registered_transport_carries_large_traffic_both_ways_in_o
             frame["params"]["pad"].as_str().map(str::len),
             Some(64 * 1024)
         );
-        peer.send(json!({ "jsonrpc": "2.0", "id": i, "result": { "i": i, "pad": payload } }))
+        peer.reply(&json!(i), json!({ "i": i, "pad": payload }))
             .await;
     }
     for (i, pending) in sent.into_iter().enumerate() {
@@ -627,15 +590,8 @@ async fn a_request_dropped_in_a_cancel_scope_sends_cancel_request_with_its_id() 
     );
     assert_eq!(conn.pending_count(), 0, "the pending entry is gone");
     // A late answer for the cancelled id is ignored and the connection keeps working.
-    peer.send(json!({"jsonrpc":"2.0","id":id,"result":"late"}))
-        .await;
-    let c = conn.clone();
-    let next = tokio::spawn(async move { c.request("next", None, None).await });
-    let req = peer.recv().await;
-    assert_eq!(req["method"], json!("next"));
-    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":1}))
-        .await;
-    assert_eq!(next.await.unwrap().unwrap(), json!(1));
+    peer.reply(&json!(id), json!("late")).await;
+    answered_request(&conn, &mut peer, "next", json!(1)).await;
 }
 
 #[tokio::test]
@@ -646,13 +602,7 @@ async fn a_request_dropped_outside_a_cancel_scope_is_forgotten_silently() {
     drop(pending);
     assert_eq!(conn.pending_count(), 0);
     // The next frame the peer sees is the next request: no $/cancelRequest in between.
-    let c = conn.clone();
-    let next = tokio::spawn(async move { c.request("second", None, None).await });
-    let req = peer.recv().await;
-    assert_eq!(req["method"], json!("second"));
-    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":2}))
-        .await;
-    assert_eq!(next.await.unwrap().unwrap(), json!(2));
+    answered_request(&conn, &mut peer, "second", json!(2)).await;
 }
 
 #[tokio::test]
@@ -663,11 +613,9 @@ async fn an_answered_request_dropped_in_a_scope_sends_nothing() {
         crate::kernel::cancel_scope::cancellable(async move { c.request("a", None, None).await });
     let call = tokio::spawn(done);
     let req = peer.recv().await;
-    peer.send(json!({"jsonrpc":"2.0","id":req["id"],"result":"ok"}))
-        .await;
+    peer.reply(&req["id"], json!("ok")).await;
     assert_eq!(call.await.unwrap().unwrap(), json!("ok"));
-    let c = conn.clone();
-    let next = tokio::spawn(async move { c.request("b", None, None).await });
+    let next = spawn_request(&conn, "b");
     assert_eq!(peer.recv().await["method"], json!("b"));
     drop(next);
 }
@@ -698,18 +646,9 @@ async fn abandoning_a_callback_request_tells_its_callback_once() {
 
 /// A connection fed by the caller: the writer side is a duplex stream, the reading side is
 /// whatever the test feeds (from a thread outside the runtime, as the JS thread is).
-fn start_fed() -> (Connection, Feeder, Peer) {
+fn start_fed() -> (Connection, Feeder, Peer<DuplexStream>) {
     let (ours, theirs) = tokio::io::duplex(1 << 20);
-    let (conn, feeder) = Connection::start_fed(
-        ours,
-        Handlers {
-            router: Arc::new(NullRouter),
-            notifications: None,
-            close_hook: Arc::new(FixedHook),
-        },
-        None,
-        None,
-    );
+    let (conn, feeder) = Connection::start_fed(ours, handlers(), None, None);
     (conn, feeder, Peer::new(theirs))
 }
 

@@ -2,8 +2,8 @@
 //! oversized JSON body (with and without Content-Length), and a flood of server `ping`
 //! requests inside a stream, which are answered at most `max_concurrent_replies` at a time.
 
-use super::server::{chunk, mcp, sse_event, Chunk, Recorded, Reply, TestServer};
-use super::support::{err, info, init, str_code};
+use super::server::{chunk, serve, sse_event, Chunk, Recorded, Reply};
+use super::support::{assert_call_fails, info, init};
 use crate::mcp::limits::McpLimits;
 use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::{json, Value};
@@ -27,10 +27,6 @@ fn bounded_client(url: &str) -> McpClient {
     }
 }
 
-async fn serve(reply: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> TestServer {
-    TestServer::start(mcp("2025-06-18", Some("sid"), reply)).await
-}
-
 fn fast(bytes: Vec<u8>) -> Chunk {
     Chunk {
         delay: Duration::ZERO,
@@ -48,12 +44,9 @@ async fn an_sse_line_without_newline_fails_at_the_event_bound_and_drops_the_stre
     })
     .await;
     let client = bounded_client(&server.url());
-    let e = err(client.call_tool("t", json!({}), None).await);
-    assert_eq!(str_code(&e), Some("ERR_MCP_PROTOCOL"), "{e:?}");
-    assert_eq!(
-        e.message,
-        "adt-ls MCP tools/call: a server-sent event exceeds 16384 bytes; the stream was dropped"
-    );
+    let message =
+        "adt-ls MCP tools/call: a server-sent event exceeds 16384 bytes; the stream was dropped";
+    assert_call_fails(&client, "t", message, "ERR_MCP_PROTOCOL").await;
     assert!(
         server
             .wait_event("sse-closed:tools/call", Duration::from_secs(10))
@@ -82,13 +75,8 @@ async fn an_oversized_json_body_fails_with_and_without_content_length() {
     .await;
     let client = bounded_client(&server.url());
     for name in ["declared", "chunked"] {
-        let e = err(client.call_tool(name, json!({}), None).await);
-        assert_eq!(str_code(&e), Some("ERR_MCP_PROTOCOL"), "{name}: {e:?}");
-        assert_eq!(
-            e.message,
-            "adt-ls MCP tools/call: the response body exceeds 65536 bytes; the response was dropped",
-            "{name}"
-        );
+        let message = "adt-ls MCP tools/call: the response body exceeds 65536 bytes; the response was dropped";
+        assert_call_fails(&client, name, message, "ERR_MCP_PROTOCOL").await;
     }
     // Within the bound all is well.
     let small = serve(|req| Reply::result(req.rpc_id(), json!({"ok": true}))).await;

@@ -1,21 +1,19 @@
 //! The connect handshake: exact initialize params and headers, version negotiation, the
 //! initialized notification's 202 rule, single flight, cleanup on failure, the debug line.
 
-use super::server::{handshake, initialize_reply, mcp, Recorded, Reply, TestServer};
+use super::server::{first_initialize_apart, initialize_reply, mcp, Recorded, Reply, TestServer};
 use super::support::{
-    assert_client_headers, assert_session_headers, client, err, failed_connect, log_lines,
-    single_delete, str_code,
+    answering, assert_client_headers, assert_session_headers, client, err, failed_connect,
+    failed_initialized, log_lines, serving, single_delete, str_code,
 };
 use crate::kernel::log::Level;
 use serde_json::json;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 #[tokio::test]
 async fn initialize_and_initialized_are_sent_exactly_as_specified() {
-    let server = TestServer::start(mcp("2025-06-18", Some("sess-A"), |_| Reply::status(500))).await;
-    let client = client(&server.url());
+    let (server, client) = serving(Some("sess-A"), |_| Reply::status(500)).await;
     assert_eq!(client.connect().await, Ok(()));
 
     let requests = server.requests();
@@ -64,10 +62,7 @@ async fn both_supported_versions_are_accepted_and_others_rejected() {
 
 #[tokio::test]
 async fn initialized_must_be_answered_with_202() {
-    let (server, client, e) = failed_connect(handshake("2025-06-18", Some("s"), 200, |_| {
-        Reply::status(200)
-    }))
-    .await;
+    let (server, client, e) = failed_initialized(Some("s"), 200, 200).await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized: expected HTTP 202, got 200"
@@ -78,8 +73,7 @@ async fn initialized_must_be_answered_with_202() {
 
 #[tokio::test]
 async fn initialized_with_an_error_status_fails_without_reinitialising() {
-    let (server, _client, e) =
-        failed_connect(handshake("2025-06-18", None, 500, |_| Reply::status(500))).await;
+    let (server, _client, e) = failed_initialized(None, 500, 500).await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized failed: HTTP 500"
@@ -109,17 +103,12 @@ async fn concurrent_connects_share_one_attempt_and_connect_is_idempotent() {
 
 #[tokio::test]
 async fn concurrent_connects_share_one_failure_and_a_later_connect_tries_again() {
-    let attempts = Arc::new(AtomicUsize::new(0));
-    let seen = Arc::clone(&attempts);
-    let server = TestServer::start(move |req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" if seen.fetch_add(1, Ordering::SeqCst) == 0 => {
-            Reply::Delayed(Duration::from_millis(100), Box::new(Reply::status(503)))
-        }
-        "initialize" => initialize_reply(req, "2025-06-18", None),
-        "notifications/initialized" => Reply::status(202),
-        _ => Reply::status(500),
-    })
-    .await;
+    let (attempts, handler) = first_initialize_apart(
+        |_| Reply::Delayed(Duration::from_millis(100), Box::new(Reply::status(503))),
+        |req| initialize_reply(req, "2025-06-18", None),
+        500,
+    );
+    let server = TestServer::start(handler).await;
     let client = client(&server.url());
     let (a, b) = tokio::join!(client.connect(), client.connect());
     let expected = "adt-ls MCP initialize failed: HTTP 503";
@@ -154,11 +143,7 @@ async fn a_failed_initialize_with_a_session_is_deleted_and_rethrown() {
 
 #[tokio::test]
 async fn calls_connect_first() {
-    let server = TestServer::start(mcp("2025-06-18", None, |req| {
-        Reply::result(req.rpc_id(), json!({"tools": []}))
-    }))
-    .await;
-    let client = client(&server.url());
+    let (server, client) = answering(None, json!({"tools": []})).await;
     assert_eq!(client.list_tools().await, Ok(vec![]));
     let methods: Vec<String> = server.requests().iter().map(|r| r.rpc_method()).collect();
     assert_eq!(

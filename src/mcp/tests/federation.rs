@@ -1,11 +1,10 @@
 //! One-to-one port of the reference's `mcp-federation.test.ts` (docs/architecture.md#tests): the
 //! twelve cases against a real local HTTP server.
 
-use super::server::{
-    chunk, chunk_bytes, handshake, initialize_reply, mcp, sse_event, Reply, TestServer,
-};
+use super::server::{chunk, chunk_bytes, initialize_reply, mcp, sse_event, Reply, TestServer};
 use super::support::{
-    assert_session_headers, client, client_with, err, failed_connect, single_delete, TOKEN,
+    assert_mentions, assert_session_headers, client, client_with, err, failed_connect,
+    failed_initialized, serving, single_delete, TOKEN,
 };
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -103,7 +102,7 @@ async fn sse_events_split_across_chunks_and_lines_are_parsed_while_the_stream_st
 
 #[tokio::test]
 async fn pagination_passes_the_opaque_cursor_and_close_deletes_the_session() {
-    let server = TestServer::start(mcp("2025-06-18", Some("session-1"), |req| {
+    let (server, client) = serving(Some("session-1"), |req| {
         match req.body.get("params").and_then(|p| p.get("cursor")) {
             None => Reply::result(
                 req.rpc_id(),
@@ -111,9 +110,8 @@ async fn pagination_passes_the_opaque_cursor_and_close_deletes_the_session() {
             ),
             Some(_) => Reply::result(req.rpc_id(), json!({"tools": [{"name": "b"}]})),
         }
-    }))
+    })
     .await;
-    let client = client(&server.url());
 
     let names: Vec<Value> = client
         .list_tools()
@@ -154,8 +152,7 @@ async fn a_repeated_cursor_is_rejected() {
 }
 
 async fn http_status_rejects_tools(status: u16) {
-    let server = TestServer::start(mcp("2025-06-18", None, move |_| Reply::status(status))).await;
-    let client = client(&server.url());
+    let (_server, client) = serving(None, move |_| Reply::status(status)).await;
     let call = err(client.call_tool("t", json!({}), None).await);
     assert_eq!(
         call.message,
@@ -180,22 +177,14 @@ async fn http_500_rejects_call_tool_and_list_tools() {
 
 #[tokio::test]
 async fn json_rpc_errors_and_results_without_tools_reject() {
-    let server = TestServer::start(mcp("2025-06-18", None, |req| {
-        match req.rpc_method().as_str() {
-            "tools/call" => Reply::json(json!({"jsonrpc": "2.0", "id": req.rpc_id(),
+    let (_server, client) = serving(None, |req| match req.rpc_method().as_str() {
+        "tools/call" => Reply::json(json!({"jsonrpc": "2.0", "id": req.rpc_id(),
             "error": {"code": -32601, "message": "Method not found"}})),
-            _ => Reply::result(req.rpc_id(), json!({"notTools": []})),
-        }
-    }))
+        _ => Reply::result(req.rpc_id(), json!({"notTools": []})),
+    })
     .await;
-    let client = client(&server.url());
     let call = err(client.call_tool("t", json!({}), None).await);
-    assert!(call.message.contains("-32601"), "{}", call.message);
-    assert!(
-        call.message.contains("Method not found"),
-        "{}",
-        call.message
-    );
+    assert_mentions(&call, &["-32601", "Method not found"]);
     let list = err(client.list_tools().await);
     assert_eq!(
         list.message,
@@ -205,26 +194,18 @@ async fn json_rpc_errors_and_results_without_tools_reject() {
 
 #[tokio::test]
 async fn mismatched_json_ids_and_streams_without_a_response_reject() {
-    let server = TestServer::start(mcp("2025-06-18", None, |req| {
-        match req.rpc_method().as_str() {
-            "tools/call" => Reply::result(Some(req.rpc_id().unwrap_or(0) + 100), json!({})),
-            _ => {
-                let other =
-                    json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {}});
-                Reply::sse(vec![chunk(&sse_event(&other))], false)
-            }
+    let (_server, client) = serving(None, |req| match req.rpc_method().as_str() {
+        "tools/call" => Reply::result(Some(req.rpc_id().unwrap_or(0) + 100), json!({})),
+        _ => {
+            let other = json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {}});
+            Reply::sse(vec![chunk(&sse_event(&other))], false)
         }
-    }))
+    })
     .await;
-    let client = client(&server.url());
     let call = err(client.call_tool("t", json!({}), None).await);
-    assert!(call.message.contains("mismatched"), "{}", call.message);
+    assert_mentions(&call, &["mismatched"]);
     let list = err(client.list_tools().await);
-    assert!(
-        list.message.contains("without a matching"),
-        "{}",
-        list.message
-    );
+    assert_mentions(&list, &["without a matching"]);
 }
 
 #[tokio::test]
@@ -277,10 +258,7 @@ async fn an_unsupported_protocol_rejects_and_deletes_the_session() {
 
 #[tokio::test]
 async fn initialized_answered_404_rejects_after_one_initialize_and_a_delete() {
-    let (server, _client, e) = failed_connect(handshake("2025-06-18", Some("s-404"), 404, |_| {
-        Reply::status(200)
-    }))
-    .await;
+    let (server, _client, e) = failed_initialized(Some("s-404"), 404, 200).await;
     assert_eq!(
         e.message,
         "adt-ls MCP notifications/initialized failed: HTTP 404"
@@ -291,8 +269,7 @@ async fn initialized_answered_404_rejects_after_one_initialize_and_a_delete() {
 
 #[tokio::test]
 async fn a_hung_tool_call_times_out_and_is_sent_once() {
-    let server = TestServer::start(mcp("2025-06-18", None, |_| Reply::Hang)).await;
-    let client = client(&server.url());
+    let (server, client) = serving(None, |_| Reply::Hang).await;
     let e = err(client
         .call_tool("slow", json!({}), Some(Duration::from_millis(100)))
         .await);

@@ -1,7 +1,7 @@
 //! Timeouts, close (DELETE) and shutdown, and the bearer token staying out of errors and logs.
 
 use super::server::{chunk, handshake, mcp, Recorded, Reply, TestServer};
-use super::support::{client, client_with, err, log_lines, str_code, TOKEN};
+use super::support::{answering, client, client_with, err, log_lines, serving, str_code, TOKEN};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -42,11 +42,10 @@ async fn a_per_call_timeout_overrides_the_default() {
 
 #[tokio::test]
 async fn the_timeout_covers_reading_the_stream() {
-    let server = TestServer::start(mcp("2025-06-18", None, |_| {
+    let (server, client) = serving(None, |_| {
         Reply::sse(vec![chunk(": still working\n\n")], true)
-    }))
+    })
     .await;
-    let client = client(&server.url());
     let e = err(client
         .call_tool("t", json!({}), Some(Duration::from_millis(200)))
         .await);
@@ -59,8 +58,7 @@ async fn the_timeout_covers_reading_the_stream() {
 
 #[tokio::test]
 async fn close_without_a_session_sends_nothing() {
-    let server = TestServer::start(mcp("2025-06-18", None, |_| Reply::status(500))).await;
-    let client = client(&server.url());
+    let (server, client) = serving(None, |_| Reply::status(500)).await;
     assert_eq!(client.connect().await, Ok(()));
     assert_eq!(client.close().await, Ok(()));
     assert!(server.requests_for("DELETE").is_empty());
@@ -103,11 +101,7 @@ async fn close_reports_other_statuses_after_clearing_the_session() {
 
 #[tokio::test]
 async fn a_closed_client_reconnects_on_the_next_call() {
-    let server = TestServer::start(mcp("2025-06-18", Some("again"), |req| {
-        Reply::result(req.rpc_id(), json!({}))
-    }))
-    .await;
-    let client = client(&server.url());
+    let (server, client) = answering(Some("again"), json!({})).await;
     assert_eq!(client.connect().await, Ok(()));
     assert_eq!(client.close().await, Ok(()));
     assert_eq!(client.call_tool("t", json!({}), None).await, Ok(json!({})));

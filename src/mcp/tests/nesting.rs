@@ -3,8 +3,8 @@
 //! our own response fails the call with `ERR_JSON_TOO_DEEP`, a server request in the stream
 //! gets a JSON-RPC error reply, a notification and another call's response are skipped.
 
-use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
-use super::support::{err, info, init, str_code};
+use super::server::{chunk, serve, sse_event, Reply, TestServer};
+use super::support::{assert_call_fails, info, init};
 use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -18,8 +18,9 @@ fn deep_event(members: &str) -> String {
     format!("data: {{{members}\"params\":{}}}\n\n", nested())
 }
 
-async fn serve(reply: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> TestServer {
-    TestServer::start(mcp("2025-06-18", Some("sid"), reply)).await
+/// A call to `server` fails with `ERR_JSON_TOO_DEEP` and `message`.
+async fn assert_too_deep(server: &TestServer, message: &str) {
+    assert_call_fails(&client(&server.url()), "t", message, "ERR_JSON_TOO_DEEP").await;
 }
 
 fn client(url: &str) -> McpClient {
@@ -45,12 +46,11 @@ async fn a_deep_json_body_fails_the_call_without_being_parsed() {
         Reply::raw(Some("application/json"), &body)
     })
     .await;
-    let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
-    assert_eq!(str_code(&e), Some("ERR_JSON_TOO_DEEP"), "{e:?}");
-    assert_eq!(
-        e.message,
-        "adt-ls MCP tools/call: the response body is nested deeper than 100 levels; it was refused"
-    );
+    assert_too_deep(
+        &server,
+        "adt-ls MCP tools/call: the response body is nested deeper than 100 levels; it was refused",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -97,10 +97,9 @@ async fn a_deep_event_answering_our_call_fails_it() {
         Reply::sse(vec![chunk(&event)], true)
     })
     .await;
-    let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
-    assert_eq!(str_code(&e), Some("ERR_JSON_TOO_DEEP"), "{e:?}");
-    assert_eq!(
-        e.message,
-        "adt-ls MCP tools/call: a server-sent event is nested deeper than 100 levels; it was refused"
-    );
+    assert_too_deep(
+        &server,
+        "adt-ls MCP tools/call: a server-sent event is nested deeper than 100 levels; it was refused",
+    )
+    .await;
 }

@@ -3,8 +3,8 @@
 
 use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
 use super::support::{
-    assert_client_headers, assert_session_headers, client, err, failed_connect, info, init,
-    str_code,
+    answering, assert_client_headers, assert_session_headers, client, err, failed_connect, info,
+    init, serving, str_code,
 };
 use crate::mcp::{McpClient, McpClientOptions};
 use serde_json::json;
@@ -13,11 +13,7 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn every_request_after_initialize_carries_all_headers() {
-    let server = TestServer::start(mcp("2025-06-18", Some("sid-7"), |req| {
-        Reply::result(req.rpc_id(), json!({}))
-    }))
-    .await;
-    let client = client(&server.url());
+    let (server, client) = answering(Some("sid-7"), json!({})).await;
     assert_eq!(
         client.call_tool("t", json!({"a": 1}), None).await,
         Ok(json!({}))
@@ -33,14 +29,13 @@ async fn every_request_after_initialize_carries_all_headers() {
 
 #[tokio::test]
 async fn ids_count_from_one_and_stay_unique_across_concurrent_calls() {
-    let server = TestServer::start(mcp("2025-06-18", None, |req| {
+    let (server, client) = serving(None, |req| {
         Reply::Delayed(
             Duration::from_millis(20),
             Box::new(Reply::result(req.rpc_id(), json!({"echo": req.rpc_id()}))),
         )
-    }))
+    })
     .await;
-    let client = client(&server.url());
     let calls = (0..8).map(|i| client.call_tool("t", json!({"i": i}), None));
     let results = futures_util::future::join_all(calls).await;
     let mut ids: Vec<u64> = server
@@ -62,7 +57,7 @@ async fn ids_count_from_one_and_stay_unique_across_concurrent_calls() {
 #[tokio::test]
 async fn concurrent_calls_correlate_by_id_even_when_a_stream_carries_another_answer() {
     // Every stream first answers a foreign id (the other call's), then its own.
-    let server = TestServer::start(mcp("2025-06-18", None, |req| {
+    let (_server, client) = serving(None, |req| {
         let id = req.rpc_id().unwrap_or(0);
         let foreign = json!({"jsonrpc": "2.0", "id": id + 1000, "result": {"who": "foreign"}});
         let own = json!({"jsonrpc": "2.0", "id": id, "result": {"who": id}});
@@ -70,9 +65,8 @@ async fn concurrent_calls_correlate_by_id_even_when_a_stream_carries_another_ans
             vec![chunk(&sse_event(&foreign)), chunk(&sse_event(&own))],
             true,
         )
-    }))
+    })
     .await;
-    let client = client(&server.url());
     let (a, b) = tokio::join!(
         client.call_tool("a", json!({}), None),
         client.call_tool("b", json!({}), None)
@@ -87,14 +81,13 @@ async fn concurrent_calls_correlate_by_id_even_when_a_stream_carries_another_ans
 
 #[tokio::test]
 async fn generic_requests_send_method_and_optional_params() {
-    let server = TestServer::start(mcp("2025-06-18", None, |req| {
+    let (server, client) = serving(None, |req| {
         Reply::result(
             req.rpc_id(),
             json!({"got": req.body.get("params").cloned()}),
         )
-    }))
+    })
     .await;
-    let client = client(&server.url());
     let with = client
         .request("resources/list", Some(json!({"cursor": "x"})), None)
         .await;
@@ -116,11 +109,7 @@ async fn generic_requests_send_method_and_optional_params() {
 
 #[tokio::test]
 async fn tools_call_sends_name_and_arguments() {
-    let server = TestServer::start(mcp("2025-06-18", None, |req| {
-        Reply::result(req.rpc_id(), json!({"content": []}))
-    }))
-    .await;
-    let client = client(&server.url());
+    let (server, client) = answering(None, json!({"content": []})).await;
     let _ = client
         .call_tool("abap_x", json!({"uris": ["u"]}), None)
         .await;

@@ -1,17 +1,22 @@
 //! Response handling: media types, JSON bodies (objects and batches), SSE streams
 //! (notifications, server requests, other ids, early drop, EOF, bad data), and error shapes.
 
-use super::server::{chunk, mcp, sse_event, Recorded, Reply, TestServer};
+use super::server::{chunk, serve, sse_event, Recorded, Reply, TestServer};
 use super::support::{
-    assert_session_headers, client, client_with, err, log_lines, str_code, TOKEN,
+    assert_call_fails, assert_session_headers, call_error, client, client_with, log_lines, TOKEN,
 };
 use crate::kernel::error::ErrorCode;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-/// A server whose `tools/call` answer is produced by `reply`.
-async fn serve(reply: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> TestServer {
-    TestServer::start(mcp("2025-06-18", Some("sid"), reply)).await
+/// A server answering each request with a kept-open SSE stream of `events(id)`, one chunk
+/// per event, where `id` is the request's JSON-RPC id (0 when it has none).
+async fn serve_events(events: impl Fn(u64) -> Vec<Value> + Send + Sync + 'static) -> TestServer {
+    serve(move |req| {
+        let events = events(req.rpc_id().unwrap_or(0));
+        Reply::sse(events.iter().map(|e| chunk(&sse_event(e))).collect(), true)
+    })
+    .await
 }
 
 fn response(req: &Recorded, result: Value) -> Value {
@@ -53,22 +58,14 @@ async fn other_content_types_are_rejected() {
     })
     .await;
     let client = client(&server.url());
-    let html = err(client.call_tool("html", json!({}), None).await);
-    assert_eq!(
-        html.message,
-        "Unsupported MCP response Content-Type: text/html"
-    );
-    assert_eq!(str_code(&html), Some("ERR_MCP_PROTOCOL"));
-    let upper = err(client.call_tool("upper", json!({}), None).await);
-    assert_eq!(
-        upper.message,
-        "Unsupported MCP response Content-Type: Application/JSON"
-    );
-    let missing = err(client.call_tool("none", json!({}), None).await);
-    assert_eq!(
-        missing.message,
-        "Unsupported MCP response Content-Type: <missing>"
-    );
+    for (tool, content_type) in [
+        ("html", "text/html"),
+        ("upper", "Application/JSON"),
+        ("none", "<missing>"),
+    ] {
+        let message = format!("Unsupported MCP response Content-Type: {content_type}");
+        assert_call_fails(&client, tool, &message, "ERR_MCP_PROTOCOL").await;
+    }
 }
 
 #[tokio::test]
@@ -88,19 +85,11 @@ async fn json_bodies_must_be_a_well_formed_response_to_our_id() {
     .await;
     let client = client(&server.url());
     for name in ["no-version", "old-version", "no-result", "string-id"] {
-        let e = err(client.call_tool(name, json!({}), None).await);
-        assert_eq!(
-            e.message, "Invalid or mismatched MCP JSON-RPC response",
-            "{name}"
-        );
-        assert_eq!(str_code(&e), Some("ERR_MCP_PROTOCOL"));
+        let message = "Invalid or mismatched MCP JSON-RPC response";
+        assert_call_fails(&client, name, message, "ERR_MCP_PROTOCOL").await;
     }
-    let e = err(client.call_tool("garbage", json!({}), None).await);
-    assert_eq!(
-        e.message,
-        "adt-ls MCP tools/call: response body is not valid JSON: this is not json"
-    );
-    assert_eq!(str_code(&e), Some("ERR_MCP_PROTOCOL"));
+    let message = "adt-ls MCP tools/call: response body is not valid JSON: this is not json";
+    assert_call_fails(&client, "garbage", message, "ERR_MCP_PROTOCOL").await;
 }
 
 #[tokio::test]
@@ -130,18 +119,13 @@ async fn json_batches_and_sse_batches_yield_our_response() {
 
 #[tokio::test]
 async fn sse_notifications_and_other_ids_are_skipped() {
-    let server = serve(|req| {
-        let id = req.rpc_id().unwrap_or(0);
-        Reply::sse(
-            vec![
-                chunk(&sse_event(&json!({"jsonrpc": "2.0", "method": "notifications/progress",
-                    "params": {"progress": 1}}))),
-                chunk(&sse_event(&json!({"jsonrpc": "2.0", "id": id + 7, "result": {"no": 1}}))),
-                chunk(&sse_event(&json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "x"}}))),
-                chunk(&sse_event(&json!({"jsonrpc": "2.0", "id": id, "result": {"yes": 1}}))),
-            ],
-            true,
-        )
+    let server = serve_events(|id| {
+        vec![
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}}),
+            json!({"jsonrpc": "2.0", "id": id + 7, "result": {"no": 1}}),
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "x"}}),
+            json!({"jsonrpc": "2.0", "id": id, "result": {"yes": 1}}),
+        ]
     })
     .await;
     let client = client(&server.url());
@@ -156,23 +140,12 @@ async fn sse_notifications_and_other_ids_are_skipped() {
 
 #[tokio::test]
 async fn server_requests_in_a_stream_are_answered_by_a_separate_post() {
-    let server = serve(|req| {
-        let id = req.rpc_id().unwrap_or(0);
-        Reply::sse(
-            vec![
-                chunk(&sse_event(
-                    &json!({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}),
-                )),
-                chunk(&sse_event(
-                    &json!({"jsonrpc": "2.0", "id": 77, "method": "sampling/createMessage",
-                    "params": {}}),
-                )),
-                chunk(&sse_event(
-                    &json!({"jsonrpc": "2.0", "id": id, "result": {"done": true}}),
-                )),
-            ],
-            true,
-        )
+    let server = serve_events(|id| {
+        vec![
+            json!({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}),
+            json!({"jsonrpc": "2.0", "id": 77, "method": "sampling/createMessage", "params": {}}),
+            json!({"jsonrpc": "2.0", "id": id, "result": {"done": true}}),
+        ]
     })
     .await;
     let client = client(&server.url());
@@ -214,13 +187,8 @@ async fn server_requests_in_a_stream_are_answered_by_a_separate_post() {
 
 #[tokio::test]
 async fn the_stream_is_dropped_as_soon_as_our_response_arrives() {
-    let server = serve(|req| {
-        Reply::sse(
-            vec![chunk(&sse_event(&response(req, json!({"ok": true}))))],
-            true,
-        )
-    })
-    .await;
+    let server =
+        serve_events(|id| vec![json!({"jsonrpc": "2.0", "id": id, "result": {"ok": true}})]).await;
     let client = client_with(&server.url(), TOKEN, Duration::from_secs(20));
     let started = Instant::now();
     assert_eq!(
@@ -251,39 +219,25 @@ async fn a_stream_that_ends_without_our_response_fails_and_trailing_events_do_no
         )
     })
     .await;
-    let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
-    assert_eq!(
-        e.message,
-        "MCP stream ended without a matching JSON-RPC response"
-    );
-    assert_eq!(str_code(&e), Some("ERR_MCP_PROTOCOL"));
+    let message = "MCP stream ended without a matching JSON-RPC response";
+    assert_call_fails(&client(&server.url()), "t", message, "ERR_MCP_PROTOCOL").await;
 }
 
 #[tokio::test]
 async fn non_json_sse_data_is_a_protocol_error_quoting_80_characters() {
     let long = "x".repeat(200);
     let server = serve(move |_| Reply::sse(vec![chunk(&format!("data: <{long}\n\n"))], true)).await;
-    let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
     let expected = format!(
         "adt-ls MCP tools/call: SSE data is not valid JSON: <{}",
         "x".repeat(79)
     );
-    assert_eq!(e.message, expected);
-    assert_eq!(str_code(&e), Some("ERR_MCP_PROTOCOL"));
+    assert_call_fails(&client(&server.url()), "t", &expected, "ERR_MCP_PROTOCOL").await;
 }
 
 #[tokio::test]
 async fn an_invalid_response_with_our_id_in_a_stream_is_rejected() {
-    let server = serve(|req| {
-        Reply::sse(
-            vec![chunk(&sse_event(
-                &json!({"id": req.rpc_id(), "result": {}}),
-            ))],
-            true,
-        )
-    })
-    .await;
-    let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
+    let server = serve_events(|id| vec![json!({"id": id, "result": {}})]).await;
+    let e = call_error(&client(&server.url()), "t").await;
     assert_eq!(e.message, "Invalid or mismatched MCP JSON-RPC response");
 }
 
@@ -298,9 +252,8 @@ async fn http_errors_are_transport_errors_and_bodies_are_discarded() {
         )
     })
     .await;
-    let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
-    assert_eq!(e.message, "adt-ls MCP tools/call failed: HTTP 503");
-    assert_eq!(str_code(&e), Some("ERR_MCP_TRANSPORT"));
+    let message = "adt-ls MCP tools/call failed: HTTP 503";
+    assert_call_fails(&client(&server.url()), "t", message, "ERR_MCP_TRANSPORT").await;
 }
 
 #[tokio::test]
@@ -310,7 +263,7 @@ async fn json_rpc_errors_keep_code_and_data() {
             "error": {"code": -32602, "message": "Invalid params", "data": {"field": "uris"}}}))
     })
     .await;
-    let e = err(client(&server.url()).call_tool("t", json!({}), None).await);
+    let e = call_error(&client(&server.url()), "t").await;
     assert_eq!(
         e.message,
         "adt-ls MCP tools/call error (-32602): Invalid params"
@@ -329,7 +282,7 @@ async fn missing_non_object_and_array_results_are_rejected() {
     .await;
     let client = client(&server.url());
     for name in ["array", "string", "null"] {
-        let e = err(client.call_tool(name, json!({}), None).await);
+        let e = call_error(&client, name).await;
         assert_eq!(
             e.message, "adt-ls MCP tools/call: missing or invalid result",
             "{name}"

@@ -3,6 +3,7 @@
 //! every request and a few events (e.g. the client dropping a kept-open SSE stream). All
 //! waits are bounded and everything stops when the server is dropped.
 
+use crate::kernel::test_task::{accept_loop, serve_http1, AbortOnDrop};
 use bytes::Bytes;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
@@ -10,15 +11,14 @@ use hyper::body::{Frame, Incoming};
 use hyper::header::HeaderMap;
 use hyper::service::service_fn;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 
 /// Upper bound for anything the server keeps waiting on (hung replies, open streams).
 const MAX_HOLD: Duration = Duration::from_secs(30);
@@ -155,13 +155,7 @@ struct Shared {
 pub(super) struct TestServer {
     pub addr: SocketAddr,
     shared: Arc<Shared>,
-    accept_task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.accept_task.abort();
-    }
+    _accept_task: AbortOnDrop,
 }
 
 impl TestServer {
@@ -205,22 +199,17 @@ impl TestServer {
             handler: Box::new(handler),
         });
         let for_loop = Arc::clone(&shared);
-        let accept_task = tokio::spawn(async move {
-            let mut connections = JoinSet::new();
-            while let Ok((stream, _)) = listener.accept().await {
-                let shared = Arc::clone(&for_loop);
-                connections.spawn(async move {
-                    let service = service_fn(move |req| handle(Arc::clone(&shared), req));
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
-                });
+        let accept_task = accept_loop(listener, move |stream| {
+            let shared = Arc::clone(&for_loop);
+            async move {
+                let service = service_fn(move |req| handle(Arc::clone(&shared), req));
+                serve_http1(stream, service).await;
             }
         });
         TestServer {
             addr,
             shared,
-            accept_task,
+            _accept_task: accept_task,
         }
     }
 
@@ -417,6 +406,28 @@ pub(super) fn handshake(
     }
 }
 
+/// A handler whose first `initialize` is answered by `first` and every later one by `later`,
+/// the initialized notification with 202 and everything else with the status `other`; and
+/// the count of `initialize` requests seen.
+pub(super) fn first_initialize_apart(
+    first: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    later: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    other: u16,
+) -> (
+    Arc<AtomicUsize>,
+    impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) {
+    let inits = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&inits);
+    let handler = move |req: &Recorded| match req.rpc_method().as_str() {
+        "initialize" if seen.fetch_add(1, Ordering::SeqCst) == 0 => first(req),
+        "initialize" => later(req),
+        "notifications/initialized" => Reply::status(202),
+        _ => Reply::status(other),
+    };
+    (inits, handler)
+}
+
 /// A handler answering the lifecycle (initialize with `version`/`session`, initialized 202,
 /// DELETE 200) and passing everything else to `rest`.
 pub(super) fn mcp(
@@ -430,4 +441,12 @@ pub(super) fn mcp(
             _ => rest(req),
         }
     })
+}
+
+/// A server running the lifecycle (`2025-06-18`, session `sid`) that passes every other
+/// request to `reply`.
+pub(super) async fn serve(
+    reply: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> TestServer {
+    TestServer::start(mcp("2025-06-18", Some("sid"), reply)).await
 }

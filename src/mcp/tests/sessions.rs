@@ -1,17 +1,19 @@
 //! The HTTP 404 session rule (docs/wire.md#mcp-streamable-http, docs/decisions.md#d5-1): forget, re-initialise, never
 //! replay; `tools/list` alone is retried once; ids keep counting across re-initialisations.
 
-use super::server::{handshake, initialize_reply, Recorded, Reply, TestServer};
+use super::server::{
+    first_initialize_apart, handshake, initialize_reply, Recorded, Reply, TestServer,
+};
 use super::support::{client, err, str_code};
+use crate::mcp::McpClient;
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Sessions `session-1`, `session-2`, ... per initialize; requests on a session listed in
-/// `expired` get 404, others get `{tools: [{name: <session>}]}`.
-fn rotating(
-    expired: &'static [&'static str],
-) -> (Arc<AtomicUsize>, impl Fn(&Recorded) -> Reply + Send + Sync) {
+/// A server giving sessions `session-1`, `session-2`, ... per initialize, and a client of it;
+/// requests on a session listed in `expired` get 404, others get
+/// `{tools: [{name: <session>}]}`. Also the count of initializes.
+async fn rotating(expired: &'static [&'static str]) -> (Arc<AtomicUsize>, TestServer, McpClient) {
     let inits = Arc::new(AtomicUsize::new(0));
     let seen = Arc::clone(&inits);
     let handler = move |req: &Recorded| {
@@ -28,14 +30,14 @@ fn rotating(
             _ => Reply::result(req.rpc_id(), json!({"tools": [{"name": session}]})),
         }
     };
-    (inits, handler)
+    let server = TestServer::start(handler).await;
+    let client = client(&server.url());
+    (inits, server, client)
 }
 
 #[tokio::test]
 async fn ids_keep_counting_across_a_reinitialisation() {
-    let (_, handler) = rotating(&["session-1"]);
-    let server = TestServer::start(handler).await;
-    let client = client(&server.url());
+    let (_, server, client) = rotating(&["session-1"]).await;
     let _ = client.call_tool("t", json!({}), None).await;
     let _ = client.call_tool("t", json!({}), None).await;
     let sequence: Vec<(String, Option<u64>)> = server
@@ -57,9 +59,7 @@ async fn ids_keep_counting_across_a_reinitialisation() {
 
 #[tokio::test]
 async fn the_expired_session_is_not_deleted_and_the_error_is_a_transport_error() {
-    let (_, handler) = rotating(&["session-1"]);
-    let server = TestServer::start(handler).await;
-    let client = client(&server.url());
+    let (_, server, client) = rotating(&["session-1"]).await;
     let e = err(client.call_tool("t", json!({}), None).await);
     assert_eq!(str_code(&e), Some("ERR_MCP_TRANSPORT"));
     assert!(server.requests_for("DELETE").is_empty());
@@ -71,9 +71,7 @@ async fn the_expired_session_is_not_deleted_and_the_error_is_a_transport_error()
 
 #[tokio::test]
 async fn tools_list_is_retried_once_after_the_reinitialisation() {
-    let (inits, handler) = rotating(&["session-1"]);
-    let server = TestServer::start(handler).await;
-    let client = client(&server.url());
+    let (inits, server, client) = rotating(&["session-1"]).await;
     assert_eq!(
         client.list_tools().await,
         Ok(vec![json!({"name": "session-2"})])
@@ -84,9 +82,8 @@ async fn tools_list_is_retried_once_after_the_reinitialisation() {
 
 #[tokio::test]
 async fn tools_list_is_retried_only_once() {
-    let (inits, handler) = rotating(&["session-1", "session-2", "session-3"]);
-    let server = TestServer::start(handler).await;
-    let e = err(client(&server.url()).list_tools().await);
+    let (inits, server, client) = rotating(&["session-1", "session-2", "session-3"]).await;
+    let e = err(client.list_tools().await);
     assert_eq!(
         e.message,
         "adt-ls MCP tools/list: session expired (HTTP 404); reconnected, request was not retried"
@@ -97,11 +94,8 @@ async fn tools_list_is_retried_only_once() {
 
 #[tokio::test]
 async fn generic_requests_are_not_replayed_either() {
-    let (_, handler) = rotating(&["session-1"]);
-    let server = TestServer::start(handler).await;
-    let e = err(client(&server.url())
-        .request("resources/list", None, None)
-        .await);
+    let (_, server, client) = rotating(&["session-1"]).await;
+    let e = err(client.request("resources/list", None, None).await);
     assert_eq!(
         e.message,
         "adt-ls MCP resources/list: session expired (HTTP 404); reconnected, request was not retried"
@@ -120,17 +114,12 @@ async fn a_404_without_a_session_is_a_plain_http_error() {
 
 #[tokio::test]
 async fn a_failed_reinitialisation_is_reported() {
-    let inits = Arc::new(AtomicUsize::new(0));
-    let seen = Arc::clone(&inits);
-    let server = TestServer::start(move |req: &Recorded| match req.rpc_method().as_str() {
-        "initialize" if seen.fetch_add(1, Ordering::SeqCst) == 0 => {
-            initialize_reply(req, "2025-06-18", Some("s1"))
-        }
-        "initialize" => Reply::status(500),
-        "notifications/initialized" => Reply::status(202),
-        _ => Reply::status(404),
-    })
-    .await;
+    let (_, handler) = first_initialize_apart(
+        |req| initialize_reply(req, "2025-06-18", Some("s1")),
+        |_| Reply::status(500),
+        404,
+    );
+    let server = TestServer::start(handler).await;
     let client = client(&server.url());
     let e = err(client.call_tool("t", json!({}), None).await);
     assert_eq!(e.message, "adt-ls MCP initialize failed: HTTP 500");
@@ -140,9 +129,7 @@ async fn a_failed_reinitialisation_is_reported() {
 
 #[tokio::test]
 async fn concurrent_404s_share_one_reinitialisation() {
-    let (inits, handler) = rotating(&["session-1"]);
-    let server = TestServer::start(handler).await;
-    let client = client(&server.url());
+    let (inits, _server, client) = rotating(&["session-1"]).await;
     assert_eq!(client.connect().await, Ok(()));
     let (a, b) = tokio::join!(
         client.call_tool("a", json!({}), None),

@@ -1,10 +1,12 @@
 //! Shared test helpers: the crypto provider, a log capture sink, client construction, a
-//! connect that must fail, and the checks of what the client sent (headers, the DELETE).
+//! scripted server with its client, a connect that must fail, the checks of a failed call,
+//! and the checks of what the client sent (headers, the DELETE).
 
-use super::server::{Recorded, Reply, TestServer};
+use super::server::{handshake, mcp, Recorded, Reply, TestServer};
 use crate::kernel::error::{Error, ErrorCode};
 use crate::kernel::log::{self, Level};
 use crate::mcp::{ClientInfo, McpClient, McpClientOptions};
+use serde_json::{json, Value};
 use std::time::Duration;
 
 pub(super) const TOKEN: &str = "secret";
@@ -51,6 +53,67 @@ pub(super) async fn failed_connect(
     let client = client(&server.url());
     let e = err(client.connect().await);
     (server, client, e)
+}
+
+/// A server running the MCP lifecycle (`2025-06-18`, `session`) that passes every other
+/// request to `rest`, and a client of it.
+pub(super) async fn serving(
+    session: Option<&'static str>,
+    rest: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+) -> (TestServer, McpClient) {
+    let server = TestServer::start(mcp("2025-06-18", session, rest)).await;
+    let client = client(&server.url());
+    (server, client)
+}
+
+/// [`serving`] with every other request answered with `result`.
+pub(super) async fn answering(
+    session: Option<&'static str>,
+    result: Value,
+) -> (TestServer, McpClient) {
+    serving(session, move |req| {
+        Reply::result(req.rpc_id(), result.clone())
+    })
+    .await
+}
+
+/// The error the call of `tool` (no arguments, the client's own timeout) fails with.
+pub(super) async fn call_error(client: &McpClient, tool: &str) -> Error {
+    err(client.call_tool(tool, json!({}), None).await)
+}
+
+/// The call of `tool` fails with `message` and the string code `code`; the error, for
+/// further checks.
+pub(super) async fn assert_call_fails(
+    client: &McpClient,
+    tool: &str,
+    message: &str,
+    code: &str,
+) -> Error {
+    let e = call_error(client, tool).await;
+    assert_eq!(e.message, message, "{tool}");
+    assert_eq!(str_code(&e), Some(code), "{tool}: {e:?}");
+    e
+}
+
+/// A connect to a server whose initialized notification gets the status `initialized` and
+/// every request after it the status `other`: the server, the client and the connect's error.
+pub(super) async fn failed_initialized(
+    session: Option<&'static str>,
+    initialized: u16,
+    other: u16,
+) -> (TestServer, McpClient, Error) {
+    failed_connect(handshake("2025-06-18", session, initialized, move |_| {
+        Reply::status(other)
+    }))
+    .await
+}
+
+/// `e`'s message contains each of `parts`.
+pub(super) fn assert_mentions(e: &Error, parts: &[&str]) {
+    for part in parts {
+        assert!(e.message.contains(part), "{part:?} not in {}", e.message);
+    }
 }
 
 /// Start capturing log lines (the process-wide test capture).

@@ -17,8 +17,7 @@ use tokio::sync::mpsc;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
-    bounded(async {
-        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |backend, proxy, client| {
         assert_eq!(proxy.url, format!("https://localhost:{}", proxy.port));
         let (status, _, body) = client.get("/hello?x=1", &[]).await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "ok:/hello?x=1"));
@@ -27,15 +26,13 @@ async fn forwards_to_an_https_backend_with_a_foreign_self_signed_name() {
             proxy.port, backend.port
         );
         assert_eq!(logged(Level::Info, &expected), vec![expected.clone()]);
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
-    bounded(async {
-        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |_, proxy, client| {
         let (_, _, seen) = client
             .get(
                 "/headers",
@@ -75,15 +72,13 @@ async fn host_and_end_to_end_headers_pass_verbatim_hop_by_hop_ones_do_not() {
                 "{hop} leaked: {seen}"
             );
         }
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn status_and_every_set_cookie_come_back() {
-    bounded(async {
-        let (_backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |_, _, client| {
         let (status, headers, body) = client.get("/cookies", &[]).await;
         assert_eq!(status, StatusCode::CREATED);
         assert_eq!(body, "cookies");
@@ -100,15 +95,13 @@ async fn status_and_every_set_cookie_come_back() {
             ]
         );
         assert_eq!(headers.get("x-backend").unwrap(), "yes");
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_bodies_stream_without_buffering() {
-    bounded(async {
-        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |backend, _, client| {
         let mut body = client
             .send("GET", "/stream", &[], full(""))
             .await
@@ -121,15 +114,13 @@ async fn response_bodies_stream_without_buffering() {
         let rest = body.collect().await.unwrap().to_bytes();
         assert_eq!(rest.len(), STREAM_TAIL);
         assert!(!rest.windows(7).any(|w| w == b"TIMEOUT"));
-        proxy.close().await;
     })
     .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn request_bodies_stream_without_buffering() {
-    bounded(async {
-        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+    through_sap_proxy(async |backend, _, client| {
         let (tx, rx) = mpsc::channel(4);
         let state = backend.state.clone();
         let feeder = tokio::spawn(async move {
@@ -157,7 +148,6 @@ async fn request_bodies_stream_without_buffering() {
             String::from_utf8_lossy(&text),
             format!("bytes={}", 4 + 64 * 64 * 1024)
         );
-        proxy.close().await;
     })
     .await
 }
@@ -219,10 +209,7 @@ fn openssl_in_out(args: &[&str], input: &Path, output: &Path) -> Result<(), Stri
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[allow(clippy::too_many_lines)] // a key of each format made with openssl, then a proxy run with each
 async fn client_keys_in_pkcs1_and_sec1_work_too() {
-    if !tool_available("openssl", "version") {
-        return;
-    }
-    bounded(async {
+    bounded_with_tool("openssl", "version", async {
         let dir = TempDir::new("keys");
         let server_ca = TestCa::new("Backend Test CA");
         let client_ca = TestCa::new("Client Test CA");
@@ -350,13 +337,12 @@ async fn forward_proxy_mode_sends_absolute_form_over_plain_http() {
     bounded(async {
         let forward = start_recorder().await;
         let target = ProxyTarget::from_system_url("https://sap.example.test:44300").unwrap();
-        let (proxy, cert) = start_proxy(target, |o| {
+        let (proxy, mut client) = start_proxy_with_client(target, |o| {
             o.forward_proxy = Some(("127.0.0.1".into(), forward.port));
             // Ignored in forward-proxy mode.
             o.client_cert = Some(ClientCertPem::new("not used", "not used"));
         })
         .await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
         let (status, _, body) = client.get("/sap/bc/adt/discovery?x=1", &[("x-custom", "1")]).await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "via-plain"));
         let seen = forward.requests.lock().unwrap().clone();
@@ -383,8 +369,7 @@ async fn http_targets_get_origin_form_and_verbatim_host() {
         let plain = start_recorder().await;
         let target =
             ProxyTarget::from_system_url(&format!("http://127.0.0.1:{}", plain.port)).unwrap();
-        let (proxy, cert) = start_proxy(target, |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (proxy, mut client) = start_proxy_with_client(target, |_| {}).await;
         let response = client
             .send(
                 "POST",
@@ -413,8 +398,7 @@ async fn unreachable_upstream_gives_the_reference_502() {
             let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             l.local_addr().unwrap().port()
         };
-        let (proxy, cert) = start_proxy(local_https(closed_port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let (proxy, mut client) = start_proxy_with_client(local_https(closed_port), |_| {}).await;
         let (status, headers, body) = client.get("/hello", &[]).await;
         assert_eq!(status, StatusCode::BAD_GATEWAY);
         assert_eq!(headers.get("content-type").unwrap(), "text/plain");
@@ -434,19 +418,15 @@ async fn unreachable_upstream_gives_the_reference_502() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
-    bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
-        let mut client = TestClient::connect(proxy.port, &cert.cert_pem).await;
+    through_sap_proxy(async |backend, _, client| {
         for i in 0..5 {
             let (status, _, body) = client.get(&format!("/n{i}"), &[]).await;
             assert_eq!((status, body), (StatusCode::OK, format!("ok:/n{i}")));
         }
         assert_eq!(backend.state.connections.load(Ordering::SeqCst), 1);
-        let mut second = TestClient::connect(proxy.port, &cert.cert_pem).await;
+        let mut second = client.another().await;
         second.get("/other", &[]).await;
         assert_eq!(backend.state.connections.load(Ordering::SeqCst), 2);
-        proxy.close().await;
     })
     .await
 }
@@ -454,13 +434,11 @@ async fn one_upstream_connection_serves_a_kept_alive_client_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn close_frees_the_port_and_ends_open_connections() {
     bounded(async {
-        let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
-        let (proxy, cert) = start_proxy(local_https(backend.port), |_| {}).await;
+        let (_backend, proxy, mut idle) = sap_backend_behind_proxy().await;
         let port = proxy.port;
-        let mut idle = TestClient::connect(port, &cert.cert_pem).await;
         idle.get("/warm", &[]).await;
         // A request whose response never completes keeps a connection busy.
-        let mut busy = TestClient::connect(port, &cert.cert_pem).await;
+        let mut busy = idle.another().await;
         let stuck = busy.send("GET", "/stream", &[], full("")).await;
 
         let started = Instant::now();

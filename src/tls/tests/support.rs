@@ -1,10 +1,12 @@
 //! Test fixtures for the TLS module: a throw-away PKI (rcgen), an HTTPS backend that reports
 //! what it saw (Host, headers, SNI, client certificate, streaming progress), a plain-HTTP
 //! recorder (forward proxy / http backend), a verifying HTTPS test client, the proxy under
-//! test started with a fresh certificate, a log capture, temp dirs that clean up, and tool
-//! detection for keytool/java/openssl.
+//! test started with a fresh certificate (and a runner for tests against the SAP backend
+//! behind it), a log capture, temp dirs that clean up, and tool detection for
+//! keytool/java/openssl.
 
 use crate::kernel::test_dir::fresh_temp_dir;
+use crate::kernel::test_task::{accept_loop, serve_http1, AbortOnDrop};
 use crate::tls::cert::{generate_localhost_cert, LocalhostCert};
 use crate::tls::proxy_target::Scheme;
 use crate::tls::{start_tls_reverse_proxy, ProxyHandle, ProxyOptions, ProxyTarget};
@@ -41,6 +43,14 @@ pub(super) async fn bounded<T>(fut: impl Future<Output = T>) -> T {
     match tokio::time::timeout(TEST_TIMEOUT, fut).await {
         Ok(v) => v,
         Err(_) => panic!("test exceeded {TEST_TIMEOUT:?}"),
+    }
+}
+
+/// Run `fut` under [`TEST_TIMEOUT`] if `tool` runs (`tool probe_arg`); otherwise the test is
+/// recorded as skipped and `fut` never runs.
+pub(super) async fn bounded_with_tool(tool: &str, probe_arg: &str, fut: impl Future<Output = ()>) {
+    if tool_available(tool, probe_arg) {
+        bounded(fut).await;
     }
 }
 
@@ -183,16 +193,11 @@ pub(super) struct BackendState {
     pub upload_started: Notify,
 }
 
+/// The backend server; dropping it stops it.
 pub(super) struct Backend {
     pub port: u16,
     pub state: Arc<BackendState>,
-    task: JoinHandle<()>,
-}
-
-impl Drop for Backend {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    _task: AbortOnDrop,
 }
 
 /// [`start_backend`] serving a `sap.backend.test` certificate issued by `ca`.
@@ -259,32 +264,14 @@ pub(super) async fn start_backend(leaf: &Leaf, client_ca: Option<&TestCa>) -> Ba
                 let peer = peer.clone();
                 async move { Ok::<_, Infallible>(backend_route(req, state, sni, peer).await) }
             });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(tls), service)
-                .await;
+            serve_http1(tls, service).await;
         }
     });
-    Backend { port, state, task }
-}
-
-/// Accept connections on `listener` until the returned task is aborted, each served by
-/// `serve` in a task of its own (those end with the loop).
-fn accept_loop<Fut>(
-    listener: TcpListener,
-    serve: impl Fn(TcpStream) -> Fut + Send + 'static,
-) -> JoinHandle<()>
-where
-    Fut: Future<Output = ()> + Send + 'static,
-{
-    tokio::spawn(async move {
-        let mut conns = tokio::task::JoinSet::new();
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else {
-                continue;
-            };
-            conns.spawn(serve(tcp));
-        }
-    })
+    Backend {
+        port,
+        state,
+        _task: task,
+    }
 }
 
 async fn backend_route(
@@ -379,16 +366,11 @@ impl Recorded {
     }
 }
 
+/// The recording server; dropping it stops it.
 pub(super) struct Recorder {
     pub port: u16,
     pub requests: Arc<Mutex<Vec<Recorded>>>,
-    task: JoinHandle<()>,
-}
-
-impl Drop for Recorder {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
+    _task: AbortOnDrop,
 }
 
 /// A hand-written HTTP/1.1 server (so nothing normalises what arrives) that records each
@@ -402,7 +384,7 @@ pub(super) async fn start_recorder() -> Recorder {
     Recorder {
         port,
         requests,
-        task,
+        _task: task,
     }
 }
 
@@ -456,6 +438,8 @@ async fn serve_recorded(tcp: TcpStream, sink: Arc<Mutex<Vec<Recorded>>>) {
 pub(super) struct TestClient {
     sender: hyper::client::conn::http1::SendRequest<TestBody>,
     pub host_header: String,
+    port: u16,
+    trusted_pem: String,
     _driver: JoinHandle<()>,
 }
 
@@ -483,8 +467,15 @@ impl TestClient {
         TestClient {
             sender,
             host_header: format!("localhost:{port}"),
+            port,
+            trusted_pem: trusted_pem.to_string(),
             _driver: driver,
         }
+    }
+
+    /// One more connection to the same port, trusting the same certificate.
+    pub(super) async fn another(&self) -> TestClient {
+        TestClient::connect(self.port, &self.trusted_pem).await
     }
 
     /// Send a request (Host = `localhost:<port>` unless given) and return the live response.
@@ -563,6 +554,19 @@ pub(super) async fn sap_backend_behind_proxy() -> (Backend, ProxyHandle, TestCli
     let backend = start_sap_backend(&TestCa::new("Backend Test CA"), None).await;
     let (proxy, client) = start_proxy_with_client(local_https(backend.port), |_| {}).await;
     (backend, proxy, client)
+}
+
+/// Runs `test`, under [`TEST_TIMEOUT`], on [`sap_backend_behind_proxy`]'s backend, proxy and
+/// client; the proxy is closed after it.
+pub(super) async fn through_sap_proxy(
+    test: impl AsyncFnOnce(&Backend, &ProxyHandle, &mut TestClient),
+) {
+    bounded(async {
+        let (backend, proxy, mut client) = sap_backend_behind_proxy().await;
+        test(&backend, &proxy, &mut client).await;
+        proxy.close().await;
+    })
+    .await
 }
 
 /// One GET of `path` through a proxy started for it by [`start_proxy`], closed afterwards.

@@ -93,13 +93,16 @@ fn assert_all_trusted(store: &Path, store_type: Option<&str>, expected: &[&str])
 const EXPECTED: [&str; 4] = ["adt-ls-proxy-localhost", "ca-0", "orig-one", "orig-two"];
 
 /// A keytool-made store of `store_type` (made with `extra_flags`) is read as `expected` and
-/// rewritten as PKCS#12 with every entry trusted.
+/// rewritten as PKCS#12 with every entry trusted (skipped without keytool).
 fn assert_rewritten_natively(
     tag: &str,
     store_type: &str,
     extra_flags: &[&str],
     expected: TruststoreSource,
 ) {
+    if !tool_available("keytool", "-help") {
+        return;
+    }
     let dir = TempDir::new(tag);
     let input = keytool_store(dir.path(), store_type, extra_flags);
     let out = dir.path().join("truststore.p12");
@@ -110,17 +113,11 @@ fn assert_rewritten_natively(
 
 #[test]
 fn pkcs12_cacerts_are_read_and_rewritten_natively() {
-    if !tool_available("keytool", "-help") {
-        return;
-    }
     assert_rewritten_natively("p12", "PKCS12", &[], TruststoreSource::Pkcs12);
 }
 
 #[test]
 fn password_less_pkcs12_like_jdk18_cacerts_is_read() {
-    if !tool_available("keytool", "-help") {
-        return;
-    }
     assert_rewritten_natively(
         "p12-nopw",
         "PKCS12",
@@ -134,9 +131,6 @@ fn password_less_pkcs12_like_jdk18_cacerts_is_read() {
 
 #[test]
 fn jks_cacerts_are_read_by_the_hand_written_reader() {
-    if !tool_available("keytool", "-help") {
-        return;
-    }
     assert_rewritten_natively("jks", "JKS", &[], TruststoreSource::Jks);
 }
 
@@ -215,10 +209,7 @@ fn the_machines_real_cacerts_keep_every_entry() {
 /// same JVM is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_jvm_trusts_the_proxy_and_presents_its_identity_through_java_tool_options() {
-    if !tool_available("java", "-version") {
-        return;
-    }
-    bounded(async {
+    bounded_with_tool("java", "-version", async {
         let dir = TempDir::new("jvm");
         let work = dir.path().join("work dir with space");
         std::fs::create_dir_all(&work).unwrap();
@@ -312,10 +303,7 @@ async fn prepare_without_tls_needs_does_nothing_and_missing_jre_fails_like_the_r
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn extra_ca_files_are_imported_with_and_without_self_signed() {
-    if !tool_available("keytool", "-help") {
-        return;
-    }
-    bounded(async {
+    bounded_with_tool("keytool", "-help", async {
         let dir = TempDir::new("prep-ca");
         let bin = fake_adt_ls_install(dir.path(), &java_home());
         let ca_files: Vec<PathBuf> = (0..2)
