@@ -5,7 +5,7 @@
 
 use super::args::{self, Args};
 use super::Client;
-use crate::kernel::error::{codes, Error, Result};
+use crate::kernel::error::Result;
 use serde_json::{json, Value};
 
 /// VS Code's `FileType.Directory`.
@@ -15,15 +15,14 @@ const DIRECTORY: i64 = 2;
 pub(crate) async fn read_directory(me: Client, a: Args) -> Result<Value> {
     me.touch()?;
     let uri = args::string(&a, 0, "uri")?;
-    let answer = me
-        .active_request("adtLs/fileSystem/readDirectory", Some(json!({"uri": uri})))
-        .await?;
-    entries(&answer).ok_or_else(|| {
-        Error::coded(
-            codes::UNEXPECTED_ANSWER,
-            format!("readDirectory returned no listing for {uri}"),
-        )
-    })
+    let method = "adtLs/fileSystem/readDirectory";
+    me.uri_request(
+        method,
+        &uri,
+        entries,
+        "readDirectory returned no listing for",
+    )
+    .await
 }
 
 /// `children ?? []` as `{name, kind}` entries (`kind` is `'directory'` for type 2, else

@@ -248,6 +248,23 @@ impl Client {
         self.active_request_within(method, params, None)
     }
 
+    /// `method {uri}` through [`Client::active_request`], the answer read by `read`; one it
+    /// cannot read is `ERR_UNEXPECTED_ANSWER`, `<missing> <uri>`.
+    pub(crate) async fn uri_request<T>(
+        &self,
+        method: &str,
+        uri: &str,
+        read: impl FnOnce(&Value) -> Option<T>,
+        missing: &str,
+    ) -> Result<T> {
+        let params = serde_json::json!({ "uri": uri });
+        let answer = self.active_request(method, Some(params)).await?;
+        read(&answer).ok_or_else(|| {
+            let code = crate::kernel::error::codes::UNEXPECTED_ANSWER;
+            Error::coded(code, format!("{missing} {uri}"))
+        })
+    }
+
     /// [`Client::active_request`] bounded by `timeout` instead of the driver's default (for
     /// callers that race their own, possibly longer, limit).
     pub(crate) fn active_request_within(
@@ -262,32 +279,21 @@ impl Client {
         let first = held
             .is_none()
             .then(|| driver.request(method, params.clone(), timeout));
-        let relogon = self.relogon_fn();
         let method = method.to_string();
-        async move {
-            if let Some(e) = held {
-                return Err(e);
+        let mut first = first;
+        let attempt = move || {
+            let attempt = first.take();
+            let driver = driver.clone();
+            let method = method.clone();
+            let params = params.clone();
+            async move {
+                match attempt {
+                    Some(sent) => sent.await,
+                    None => driver.request(&method, params, timeout).await,
+                }
             }
-            touched?;
-            let mut first = first;
-            with_relogon(
-                relogon.as_ref(),
-                || {
-                    let attempt = first.take();
-                    let driver = driver.clone();
-                    let method = method.clone();
-                    let params = params.clone();
-                    async move {
-                        match attempt {
-                            Some(sent) => sent.await,
-                            None => driver.request(&method, params, timeout).await,
-                        }
-                    }
-                },
-                |_| false,
-            )
-            .await
-        }
+        };
+        self.tracked(held, touched, attempt, |_| false)
     }
 
     /// An MCP tool call through the activity tracker and the re-logon wrapper (a logged-off
@@ -300,24 +306,39 @@ impl Client {
         let held = deferred::take();
         let touched = self.touch();
         let mcp = self.inner.mcp.clone();
-        let relogon = self.relogon_fn();
         let name = name.to_string();
+        let attempt = move || {
+            let mcp = mcp.clone();
+            let name = name.clone();
+            let args = args.clone();
+            async move { mcp.call_tool(&name, args, None).await }
+        };
+        self.tracked(held, touched, attempt, is_logged_off_federated_result)
+    }
+
+    /// What the active calls share once their first attempt is under way: the bad option
+    /// held back for the method (`held`) rejects first, then the activity tracker's verdict
+    /// (`touched`), then `attempt` runs through the re-logon wrapper (`logged_off` flags the
+    /// results that read logged off).
+    fn tracked<F, Fut, L>(
+        &self,
+        held: Option<Error>,
+        touched: Result<()>,
+        attempt: F,
+        logged_off: L,
+    ) -> impl Future<Output = Result<Value>> + Send + 'static
+    where
+        F: FnMut() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<Value>> + Send,
+        L: Fn(&Value) -> bool + Send + 'static,
+    {
+        let relogon = self.relogon_fn();
         async move {
             if let Some(e) = held {
                 return Err(e);
             }
             touched?;
-            with_relogon(
-                relogon.as_ref(),
-                || {
-                    let mcp = mcp.clone();
-                    let name = name.clone();
-                    let args = args.clone();
-                    async move { mcp.call_tool(&name, args, None).await }
-                },
-                is_logged_off_federated_result,
-            )
-            .await
+            with_relogon(relogon.as_ref(), attempt, logged_off).await
         }
     }
 

@@ -53,6 +53,13 @@ pub(super) fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, key: 
     }
 }
 
+/// `to[key] = from[key] ?? ""` for each of `keys` (an optional string a tool wants present).
+pub(super) fn or_empty(to: &mut Map<String, Value>, from: &Map<String, Value>, keys: &[&str]) {
+    for key in keys {
+        to.insert(key.to_string(), or(from, key, Value::String(String::new())));
+    }
+}
+
 /// JavaScript truthiness.
 pub(super) fn truthy(v: &Value) -> bool {
     match v {

@@ -159,6 +159,12 @@ mod tests {
     const A_INCLUDE: &str = "abap:/repotree-v1/ADTLS/Classes/ZCL_A/zcl_a.clas.testclasses.abap";
     const B: &str = "abap:/repotree-v1/ADTLS/Classes/ZCL_B/zcl_b.clas.abap";
 
+    /// A line on `A`: the first one's turn, then two places waiting behind it.
+    async fn line_of_three(queues: &ObjectQueues) -> (Turn, Place, Place) {
+        let held = queues.enter(A).turn().await;
+        (held, queues.enter(A), queues.enter(A))
+    }
+
     #[test]
     fn keys_end_at_the_last_slash() {
         assert_eq!(queue_key(A), "abap:/repotree-v1/ADTLS/Classes/ZCL_A/");
@@ -220,9 +226,7 @@ mod tests {
     #[tokio::test]
     async fn a_cancelled_waiter_leaves_the_line() {
         let queues = ObjectQueues::default();
-        let held = queues.enter(A).turn().await;
-        let cancelled = queues.enter(A);
-        let last = queues.enter(A);
+        let (held, cancelled, last) = line_of_three(&queues).await;
         // Cancel while waiting (a timeout or an abort drops the future).
         let gave_up = tokio::time::timeout(Duration::from_millis(10), cancelled.turn()).await;
         assert!(gave_up.is_err());
@@ -239,9 +243,7 @@ mod tests {
     #[tokio::test]
     async fn a_place_dropped_after_its_grant_passes_the_line_on() {
         let queues = ObjectQueues::default();
-        let held = queues.enter(A).turn().await;
-        let granted_unused = queues.enter(A);
-        let last = queues.enter(A);
+        let (held, granted_unused, last) = line_of_three(&queues).await;
         drop(held); // grants `granted_unused`, which never runs
         drop(granted_unused);
         assert!(tokio::time::timeout(Duration::from_secs(5), last.turn())

@@ -86,7 +86,10 @@ struct SearchOptions {
 /// `{maxResults?, types?, cold?}`: a positive integer, an array of type-code strings, a
 /// boolean.
 fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
-    let got = |key: &str| Received::of_json(opts.get(key));
+    let wrong = |key: &str, expected: &str| {
+        let got = Received::of_json(opts.get(key));
+        type_error(&format!("opts.{key}"), expected, &got)
+    };
     let max_results = match given(opts, "maxResults") {
         None => json!(DEFAULT_MAX_RESULTS),
         Some(Value::Number(n)) => {
@@ -94,13 +97,7 @@ fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
             crate::kernel::arg_error::count("opts.maxResults", n, 1.0)?;
             js_number(n)
         }
-        Some(_) => {
-            return Err(type_error(
-                "opts.maxResults",
-                "a number",
-                &got("maxResults"),
-            ))
-        }
+        Some(_) => return Err(wrong("maxResults", "a number")),
     };
     let types = match given(opts, "types") {
         None => json!([]),
@@ -118,17 +115,14 @@ fn search_options(opts: &Map<String, Value>) -> Result<SearchOptions> {
             json!(search_types(&types))
         }
         Some(_) => {
-            return Err(type_error(
-                "opts.types",
-                "an array of ADT type codes such as ['CLAS/OC']",
-                &got("types"),
-            ))
+            let expected = "an array of ADT type codes such as ['CLAS/OC']";
+            return Err(wrong("types", expected));
         }
     };
     let cold = match given(opts, "cold") {
         None => false,
         Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(type_error("opts.cold", "a boolean", &got("cold"))),
+        Some(_) => return Err(wrong("cold", "a boolean")),
     };
     Ok(SearchOptions {
         max_results,

@@ -67,15 +67,10 @@ fn version_of(answer: &Value) -> Option<SourceVersion> {
 
 /// `adtLs/fileSystem/abapStat {uri}`: the version adt-ls serves for `uri`.
 pub(crate) async fn stat(client: &Client, uri: &str) -> Result<SourceVersion> {
-    let answer = client
-        .active_request("adtLs/fileSystem/abapStat", Some(json!({"uri": uri})))
-        .await?;
-    version_of(&answer).ok_or_else(|| {
-        Error::coded(
-            codes::UNEXPECTED_ANSWER,
-            format!("abapStat returned no version for {uri}"),
-        )
-    })
+    let method = "adtLs/fileSystem/abapStat";
+    client
+        .uri_request(method, uri, version_of, "abapStat returned no version for")
+        .await
 }
 
 /// `adtLs/fileSystem/toggleVersion {uri}`.

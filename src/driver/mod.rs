@@ -196,6 +196,18 @@ impl Driver {
         }
     }
 
+    /// The session, or the `AdtLsDriver not started` error before `start()` and after
+    /// `dispose()`.
+    fn started(&self) -> Result<Arc<Session>> {
+        self.session()
+            .ok_or_else(|| Error::coded(crate::kernel::error::codes::NOT_STARTED, NOT_STARTED))
+    }
+
+    /// A request's bound: its own `timeout`, else the driver's `request_timeout`.
+    fn limit(&self, timeout: Option<Duration>) -> Duration {
+        timeout.unwrap_or(self.inner.opts.request_timeout)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Phase> {
         self.inner.phase.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -219,15 +231,11 @@ impl Driver {
         params: Option<Value>,
         timeout: Option<Duration>,
     ) -> impl Future<Output = Result<Value>> + Send + 'static {
-        let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
+        let limit = self.limit(timeout);
         let (params, route) = self.with_progress_token(params);
-        let sent = match self.session() {
-            Some(session) => session.conn.send_request(method, params),
-            None => Err(Error::coded(
-                crate::kernel::error::codes::NOT_STARTED,
-                NOT_STARTED,
-            )),
-        };
+        let sent = self
+            .started()
+            .and_then(|session| session.conn.send_request(method, params));
         async move {
             let out = sent?.wait(Some(limit)).await;
             drop(route);
@@ -261,14 +269,10 @@ impl Driver {
         params: Option<RawJson>,
         timeout: Option<Duration>,
     ) -> impl Future<Output = Result<RawJson>> + Send + 'static {
-        let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
-        let sent = match self.session() {
-            Some(session) => session.conn.send_request_raw(method, params.as_deref()),
-            None => Err(Error::coded(
-                crate::kernel::error::codes::NOT_STARTED,
-                NOT_STARTED,
-            )),
-        };
+        let limit = self.limit(timeout);
+        let sent = self
+            .started()
+            .and_then(|session| session.conn.send_request_raw(method, params.as_deref()));
         async move { sent?.wait_raw(Some(limit)).await }
     }
 
@@ -282,17 +286,14 @@ impl Driver {
         timeout: Option<Duration>,
         done: ResponseCallback,
     ) {
-        let limit = timeout.unwrap_or(self.inner.opts.request_timeout);
-        match self.session() {
-            Some(session) => {
+        let limit = self.limit(timeout);
+        match self.started() {
+            Ok(session) => {
                 session
                     .conn
                     .send_request_raw_then(method, params.as_deref(), limit, done)
             }
-            None => done(Err(Error::coded(
-                crate::kernel::error::codes::NOT_STARTED,
-                NOT_STARTED,
-            ))),
+            Err(e) => done(Err(e)),
         }
     }
 
@@ -311,13 +312,9 @@ impl Driver {
         method: &str,
         params: Option<Value>,
     ) -> impl Future<Output = Result<()>> + Send + 'static {
-        let sent = match self.session() {
-            Some(session) => session.conn.send_notification(method, params),
-            None => Err(Error::coded(
-                crate::kernel::error::codes::NOT_STARTED,
-                NOT_STARTED,
-            )),
-        };
+        let sent = self
+            .started()
+            .and_then(|session| session.conn.send_notification(method, params));
         async move {
             sent?
                 .await

@@ -4,7 +4,7 @@
 //! reference's defaults); every `isError` result rejects (docs/decisions.md#d5-12).
 
 use crate::client::args::{self, Args};
-use crate::client::ns_args::or;
+use crate::client::ns_args::{or, or_empty};
 use crate::client::resolve::resolve_target;
 use crate::client::tool_call::{call_checked, destination_args};
 use crate::client::Client;
@@ -47,10 +47,7 @@ pub(crate) async fn create(me: Client, a: Args) -> Result<Value> {
     let dest = me.begin()?;
     let opts = args::object(&a, 0, "args")?;
     let mut tool_args = creation_args(&dest, &opts);
-    tool_args.insert(
-        "transportRequestNumber".into(),
-        or(&opts, "transportRequestNumber", json!("")),
-    );
+    or_empty(&mut tool_args, &opts, &["transportRequestNumber"]);
     let data = call_checked(
         &me,
         "abap_creation-create_object",
@@ -104,13 +101,12 @@ pub(crate) async fn generate(me: Client, a: Args) -> Result<Value> {
     let dest = me.begin()?;
     let opts = args::object(&a, 0, "args")?;
     let mut tool_args = destination_args(&dest, &opts, &["generatorId", "content", "packageName"]);
-    for key in [
+    let optional = [
         "transportRequestNumber",
         "referencedObjectType",
         "referencedObjectName",
-    ] {
-        tool_args.insert(key.into(), or(&opts, key, json!("")));
-    }
+    ];
+    or_empty(&mut tool_args, &opts, &optional);
     call_checked(
         &me,
         "abap_generators-generate_objects",
@@ -181,9 +177,8 @@ pub(crate) async fn get_generator_schema(me: Client, a: Args) -> Result<Value> {
         "packageName".into(),
         or(&opts, "packageName", json!("$TMP")),
     );
-    for key in ["referencedObjectType", "referencedObjectName"] {
-        tool_args.insert(key.into(), or(&opts, key, json!("")));
-    }
+    let optional = ["referencedObjectType", "referencedObjectName"];
+    or_empty(&mut tool_args, &opts, &optional);
     call_checked(
         &me,
         "abap_generators-get_schema",

@@ -29,13 +29,7 @@ pub(crate) fn locked_in(answer: &Value, name: &str) -> Result<Vec<String>> {
     if failed {
         return Err(unverified(name, &reasons(answer), answer));
     }
-    let numbers: Vec<String> = locks
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|lock| lock.get("number").and_then(Value::as_str))
-        .filter(|n| !n.is_empty())
+    let numbers: Vec<String> = non_empty_strings(locks, "number")
         .map(str::to_uppercase)
         .collect();
     if locked_flag == Some(&Value::Bool(true)) && numbers.is_empty() {
@@ -60,16 +54,21 @@ pub(crate) fn took_effect(
 
 /// SAP's reasons: the non-empty `checkMessages.errorMessages[].message`, space-separated.
 fn reasons(answer: &Value) -> String {
-    answer
-        .pointer("/checkMessages/errorMessages")
-        .and_then(Value::as_array)
+    let messages = answer.pointer("/checkMessages/errorMessages");
+    non_empty_strings(messages, "message")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The non-empty string `item[key]` of each item of `list`, in order (none when `list` is
+/// absent or not an array).
+fn non_empty_strings<'a>(list: Option<&'a Value>, key: &'a str) -> impl Iterator<Item = &'a str> {
+    list.and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default()
         .iter()
-        .filter_map(|m| m.get("message").and_then(Value::as_str))
-        .filter(|m| !m.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+        .filter_map(move |item| item.get(key).and_then(Value::as_str))
+        .filter(|s| !s.is_empty())
 }
 
 fn unverified(name: &str, reasons: &str, answer: &Value) -> Error {
@@ -154,42 +153,35 @@ mod tests {
         );
     }
 
+    /// adt-ls executed it, locked in before, locked in after, the transport, it counts.
+    type Assignment = (
+        bool,
+        &'static [&'static str],
+        &'static [&'static str],
+        &'static str,
+        bool,
+    );
+
     #[test]
     fn an_assignment_counts_when_the_lock_names_it_or_a_lock_appeared() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert!(took_effect(
-            true,
-            &s(&[]),
-            &s(&["DEVK900001"]),
-            "devk900001"
-        ));
-        // A task of a previously unlocked object: its request holds the lock.
-        assert!(took_effect(
-            true,
-            &s(&[]),
-            &s(&["DEVK900001"]),
-            "DEVK900002"
-        ));
-        // A nonexistent transport: adt-ls says true, no lock appeared.
-        assert!(!took_effect(true, &s(&[]), &s(&[]), "NOPE"));
-        // Locked in another request before and after.
-        assert!(!took_effect(
-            true,
-            &s(&["DEVK900003"]),
-            &s(&["DEVK900003"]),
-            "DEVK900001"
-        ));
-        assert!(!took_effect(
-            false,
-            &s(&[]),
-            &s(&["DEVK900001"]),
-            "DEVK900001"
-        ));
-        assert!(took_effect(
-            true,
-            &s(&["DEVK900001"]),
-            &s(&["DEVK900001"]),
-            "DEVK900001"
-        ));
+        let cases: [Assignment; 6] = [
+            (true, &[], &["DEVK900001"], "devk900001", true),
+            // A task of a previously unlocked object: its request holds the lock.
+            (true, &[], &["DEVK900001"], "DEVK900002", true),
+            // A nonexistent transport: adt-ls says true, no lock appeared.
+            (true, &[], &[], "NOPE", false),
+            // Locked in another request before and after.
+            (true, &["DEVK900003"], &["DEVK900003"], "DEVK900001", false),
+            (false, &[], &["DEVK900001"], "DEVK900001", false),
+            (true, &["DEVK900001"], &["DEVK900001"], "DEVK900001", true),
+        ];
+        for (executed, before, after, transport, counts) in cases {
+            assert_eq!(
+                took_effect(executed, &s(before), &s(after), transport),
+                counts,
+                "{executed} {before:?} {after:?} {transport}"
+            );
+        }
     }
 }

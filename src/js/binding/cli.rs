@@ -41,10 +41,7 @@ fn runtime_info(env: &Env) -> RuntimeInfo {
         name: "unknown".into(),
         ..RuntimeInfo::default()
     };
-    let Ok(process) = env
-        .get_global()
-        .and_then(|g| g.get_named_property::<Object>("process"))
-    else {
+    let Ok(process) = crate::js::runtime::host::process(env) else {
         return info;
     };
     if let Ok(versions) = process.get_named_property::<Object>("versions") {

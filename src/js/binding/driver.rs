@@ -154,28 +154,30 @@ impl AdtLsDriver {
     ) -> Result<Settling<JsonText>> {
         let method = Some(method);
         let opts = Some(opts);
-        let method = match checked::string(&env, method, "method") {
-            Ok(m) => m,
-            Err(e) => return rejected(&env, e),
+        let read = || {
+            let method = checked::string(&env, method, "method")?;
+            // JSON text both ways: params and results cross without being parsed in Rust.
+            let params = params.map(|p| json::text_from_js(&env, p)).transpose();
+            let params = params.map_err(invalid_arg)?.flatten();
+            let timeout = request_timeout(&env, opts)?;
+            let call = cancel::read_request_opts(&env, opts)?;
+            Ok((method, params, timeout, call))
         };
-        // JSON text both ways: params and results cross without being parsed in Rust.
-        let params = match params.map(|p| json::text_from_js(&env, p)).transpose() {
-            Ok(p) => p.flatten(),
-            Err(e) => {
-                return rejected(
-                    &env,
-                    EngineError::coded(codes::INVALID_ARG, e.reason.clone()),
-                )
-            }
-        };
-        let timeout = match request_timeout(&env, opts) {
-            Ok(t) => t,
-            Err(e) => return rejected(&env, e),
-        };
-        let call = match cancel::read_request_opts(&env, opts) {
-            Ok(c) => c,
-            Err(e) => return rejected(&env, e),
-        };
+        with_checked(&env, read, |(method, params, timeout, call)| {
+            self.send_checked(&env, method, params, timeout, call)
+        })
+    }
+
+    /// `sendRequest` with its arguments checked: through the cancellation race when the call
+    /// has a `signal` or its own `timeoutMs`, else settled straight from the connection.
+    fn send_checked(
+        &self,
+        env: &Env,
+        method: String,
+        params: Option<RawJson>,
+        timeout: Option<std::time::Duration>,
+        call: cancel::CallOptions,
+    ) -> Result<Settling<JsonText>> {
         if !call.is_empty() {
             let detail = method.clone();
             let driver = &self.driver;
@@ -183,10 +185,10 @@ impl AdtLsDriver {
                 let sent = driver.request_raw(&method, params, timeout);
                 async move { sent.await.map_err(|e| e.with_detail("method", detail)) }
             };
-            return cancel::run(&env, call, "adt-ls request", start, |_, v| Ok(JsonText(v)));
+            return cancel::run(env, call, "adt-ls request", start, |_, v| Ok(JsonText(v)));
         }
         // The outcome settles the promise straight from the connection (no task per call).
-        let (promise, completer) = coded_deferred(&env, |_, v| Ok(JsonText(v)))?;
+        let (promise, completer) = coded_deferred(env, |_, v| Ok(JsonText(v)))?;
         let detail = method.clone();
         let done = move |outcome: EngineResult<RawJson>| {
             completer.complete(outcome.map_err(|e| e.with_detail("method", detail)));
@@ -217,12 +219,7 @@ impl AdtLsDriver {
         };
         let params = match json::from_js_opt(&env, params) {
             Ok(p) => p,
-            Err(e) => {
-                return rejected(
-                    &env,
-                    EngineError::coded(codes::INVALID_ARG, e.reason.clone()),
-                )
-            }
+            Err(e) => return rejected(&env, invalid_arg(e)),
         };
         let sent = self.driver.notification(&method, params);
         coded(
@@ -377,4 +374,22 @@ pub fn request_timeout(
 /// A promise that rejects at once (API methods never throw synchronously, docs/decisions.md#d5-4).
 pub fn rejected<T: ToNapiValue + Send + 'static>(env: &Env, e: EngineError) -> Result<Settling<T>> {
     coded(env, async move { Err::<T, EngineError>(e) }, |_, v| Ok(v))
+}
+
+/// `start` with the arguments `read` checked, or a promise that rejects at once with the first
+/// unusable one (in the order `read` reads them).
+pub(crate) fn with_checked<A, T: ToNapiValue + Send + 'static>(
+    env: &Env,
+    read: impl FnOnce() -> EngineResult<A>,
+    start: impl FnOnce(A) -> Result<Settling<T>>,
+) -> Result<Settling<T>> {
+    match read() {
+        Ok(args) => start(args),
+        Err(e) => rejected(env, e),
+    }
+}
+
+/// A JS value napi-rs could not convert, as an argument error with napi-rs's reason.
+pub(crate) fn invalid_arg(e: napi::Error) -> EngineError {
+    EngineError::coded(codes::INVALID_ARG, e.reason.clone())
 }

@@ -2,7 +2,7 @@
 //! `setMcpDestination`, `startMcpServerWithFallback`) and the `AdtLsMcpClient` class (the
 //! Streamable HTTP client, exported for tools and conformance tests).
 
-use super::driver::rejected;
+use super::driver::with_checked;
 use super::requester;
 use super::types::options::StartMcp;
 use crate::js::runtime::callback::JsCallback;
@@ -37,10 +37,10 @@ where
     F: FnOnce(Arc<dyn LspRequester>, A) -> Fut,
     Fut: std::future::Future<Output = crate::kernel::error::Result<Value>> + Send + 'static,
 {
-    match requester::from_js(env, driver).and_then(|lsp| Ok((lsp, rest()?))) {
-        Ok((lsp, args)) => coded(env, call(lsp, args), |_, v| Ok(Json(Some(v)))),
-        Err(e) => rejected(env, e),
-    }
+    let read = || Ok((requester::from_js(env, driver)?, rest()?));
+    with_checked(env, read, |(lsp, args)| {
+        coded(env, call(lsp, args), |_, v| Ok(Json(Some(v))))
+    })
 }
 
 /// Start adt-ls's own MCP server: the LSP request
@@ -77,6 +77,17 @@ fn start_options(
     let given = StartMcp::from_js(env, opts, "opts")?;
     let (port, token) = (given.port.0, given.token.0);
     Ok((port, token))
+}
+
+/// `opts?: CallOptions` of `callTool` and `request`: the call's own `timeoutMs` (which then
+/// bounds the whole call) and its `signal`.
+fn request_options(
+    env: &Env,
+    opts: Option<Unknown>,
+) -> std::result::Result<(Option<std::time::Duration>, cancel::CallOptions), EngineError> {
+    let timeout = super::driver::request_timeout(env, opts)?;
+    let call = cancel::read_request_opts(env, opts)?.with_own_limit(timeout.is_some());
+    Ok((timeout, call))
 }
 
 /// Stop adt-ls's MCP server: `adtLs/mcp/stopMCPServer`, without params (`[null]` on the wire).
@@ -149,7 +160,7 @@ pub fn start_mcp_server_with_fallback(
     let start_port = Some(start_port);
     let attempts = Some(attempts);
     let on_retry = Some(on_retry);
-    let checked_args = (|| {
+    let read = || {
         let start = checked::function(&env, start, "start")?;
         let start_port = checked::number(&env, start_port, "startPort")?;
         let start_port = crate::kernel::arg_error::adt_ls_port("startPort", start_port)?;
@@ -158,19 +169,28 @@ pub fn start_mcp_server_with_fallback(
             .transpose()?
             .unwrap_or(lifecycle::DEFAULT_PORT_ATTEMPTS);
         let on_retry = checked::opt_function(&env, on_retry, "onRetry")?;
-        Ok::<_, EngineError>((start, start_port, attempts, on_retry))
-    })();
-    let (start, start_port, attempts, on_retry) = match checked_args {
-        Ok(a) => a,
-        Err(e) => return rejected(&env, e),
+        Ok((start, start_port, attempts, on_retry))
     };
-    let start = JsCallback::new(&env, start)?;
-    let on_retry = match on_retry {
-        Some(f) => Some(JsCallback::new(&env, f)?),
-        None => None,
-    };
+    with_checked(&env, read, |(start, start_port, attempts, on_retry)| {
+        let start = JsCallback::new(&env, start)?;
+        let on_retry = match on_retry {
+            Some(f) => Some(JsCallback::new(&env, f)?),
+            None => None,
+        };
+        fallback(&env, start, start_port, attempts, on_retry)
+    })
+}
+
+/// `startMcpServerWithFallback` with its arguments checked: the loop over the ports.
+fn fallback(
+    env: &Env,
+    start: Arc<JsCallback>,
+    start_port: u16,
+    attempts: u32,
+    on_retry: Option<Arc<JsCallback>>,
+) -> Result<Settling<Json>> {
     coded(
-        &env,
+        env,
         async move {
             lifecycle::start_with_fallback(
                 |port| {
@@ -290,13 +310,12 @@ impl AdtLsMcpClient {
     /// (`adt-ls MCP initialize failed: HTTP <status>`) or a transport error
     #[napi(ts_args_type = "opts?: CallOptions", ts_return_type = "Promise<void>")]
     pub fn connect(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<()>> {
-        let call = match cancel::read_arg(&env, opts, "opts") {
-            Ok(c) => c,
-            Err(e) => return super::driver::rejected(&env, e),
-        };
-        let c = self.inner.clone();
-        let start = move || async move { c.connect().await };
-        cancel::run(&env, call, "adt-ls MCP connect", start, |_, ()| Ok(()))
+        let read = || cancel::read_arg(&env, opts, "opts");
+        with_checked(&env, read, |call| {
+            let c = self.inner.clone();
+            let start = move || async move { c.connect().await };
+            cancel::run(&env, call, "adt-ls MCP connect", start, |_, ()| Ok(()))
+        })
     }
 
     /// Every tool the server offers: `tools/list`, following `nextCursor` through all pages. The
@@ -310,14 +329,13 @@ impl AdtLsMcpClient {
         ts_return_type = "Promise<McpTool[]>"
     )]
     pub fn list_tools(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<Json>> {
-        let call = match cancel::read_arg(&env, opts, "opts") {
-            Ok(c) => c,
-            Err(e) => return super::driver::rejected(&env, e),
-        };
-        let c = self.inner.clone();
-        let start = move || async move { c.list_tools().await };
-        cancel::run(&env, call, "adt-ls MCP tools/list", start, |_, v| {
-            Ok(Json(Some(Value::Array(v))))
+        let read = || cancel::read_arg(&env, opts, "opts");
+        with_checked(&env, read, |call| {
+            let c = self.inner.clone();
+            let start = move || async move { c.list_tools().await };
+            cancel::run(&env, call, "adt-ls MCP tools/list", start, |_, v| {
+                Ok(Json(Some(Value::Array(v))))
+            })
         })
     }
 
@@ -343,24 +361,21 @@ impl AdtLsMcpClient {
         let name = Some(name);
         let args = Some(args);
         let opts = Some(opts);
-        let checked_args = (|| {
+        let read = || {
             let name = checked::string(&env, name, "name")?;
             let args = match checked::opt_object(&env, args, "args")? {
                 Some(a) => checked::opt_json(&env, Some(a.to_unknown()), "args")?,
                 None => None,
             };
-            let timeout = super::driver::request_timeout(&env, opts)?;
-            let call = cancel::read_request_opts(&env, opts)?.with_own_limit(timeout.is_some());
-            Ok::<_, EngineError>((name, args.unwrap_or_else(|| j!({})), timeout, call))
-        })();
-        let (name, args, timeout, call) = match checked_args {
-            Ok(a) => a,
-            Err(e) => return rejected(&env, e),
+            let (timeout, call) = request_options(&env, opts)?;
+            Ok((name, args.unwrap_or_else(|| j!({})), timeout, call))
         };
-        let c = self.inner.clone();
-        let start = move || async move { c.call_tool(&name, args, timeout).await };
-        cancel::run(&env, call, "adt-ls MCP tools/call", start, |_, v| {
-            Ok(Json(Some(v)))
+        with_checked(&env, read, |(name, args, timeout, call)| {
+            let c = self.inner.clone();
+            let start = move || async move { c.call_tool(&name, args, timeout).await };
+            cancel::run(&env, call, "adt-ls MCP tools/call", start, |_, v| {
+                Ok(Json(Some(v)))
+            })
         })
     }
 
@@ -380,21 +395,18 @@ impl AdtLsMcpClient {
     ) -> Result<Settling<Json>> {
         let method = Some(method);
         let opts = Some(opts);
-        let checked_args = (|| {
+        let read = || {
             let method = checked::string(&env, method, "method")?;
             let params = checked::opt_json(&env, params, "params")?;
-            let timeout = super::driver::request_timeout(&env, opts)?;
-            let call = cancel::read_request_opts(&env, opts)?.with_own_limit(timeout.is_some());
-            Ok::<_, EngineError>((method, params, timeout, call))
-        })();
-        let (method, params, timeout, call) = match checked_args {
-            Ok(a) => a,
-            Err(e) => return rejected(&env, e),
+            let (timeout, call) = request_options(&env, opts)?;
+            Ok((method, params, timeout, call))
         };
-        let c = self.inner.clone();
-        let start = move || async move { c.request(&method, params, timeout).await };
-        cancel::run(&env, call, "adt-ls MCP request", start, |_, v| {
-            Ok(Json(Some(v)))
+        with_checked(&env, read, |(method, params, timeout, call)| {
+            let c = self.inner.clone();
+            let start = move || async move { c.request(&method, params, timeout).await };
+            cancel::run(&env, call, "adt-ls MCP request", start, |_, v| {
+                Ok(Json(Some(v)))
+            })
         })
     }
 
@@ -407,13 +419,12 @@ impl AdtLsMcpClient {
     /// @throws rejects with `adt-ls MCP close failed: HTTP <status>` for any other status
     #[napi(ts_args_type = "opts?: CallOptions", ts_return_type = "Promise<void>")]
     pub fn close(&self, env: Env, opts: Option<Unknown>) -> Result<Settling<()>> {
-        let call = match cancel::read_arg(&env, opts, "opts") {
-            Ok(c) => c,
-            Err(e) => return rejected(&env, e),
-        };
-        let c = self.inner.clone();
-        let start = move || async move { c.close().await };
-        cancel::run(&env, call, "adt-ls MCP close", start, |_, ()| Ok(()))
+        let read = || cancel::read_arg(&env, opts, "opts");
+        with_checked(&env, read, |call| {
+            let c = self.inner.clone();
+            let start = move || async move { c.close().await };
+            cancel::run(&env, call, "adt-ls MCP close", start, |_, ()| Ok(()))
+        })
     }
 
     /// The `Mcp-Session-Id` the server gave, while connected; `undefined` for a sessionless server.

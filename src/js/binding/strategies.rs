@@ -68,13 +68,7 @@ pub fn basic<'env>(
     let user = or_throw(env, checked::string(env, user, "user"))?;
     let password = or_throw(env, checked::secret(env, password, "password"))?;
     crate::kernel::redact::register(&password);
-    let strategy = Strategy {
-        kind: Kind::Basic,
-        user: Some(user),
-        client_cert: None,
-        logon: Logon::Basic { password },
-    };
-    strategy_object(env, Arc::new(strategy), None)
+    without_cert(env, Kind::Basic, Some(user), Logon::Basic { password })
 }
 
 /// Log on with an OAuth bearer token, headless (e.g. SAP BTP ABAP environment): like
@@ -117,13 +111,7 @@ pub fn bearer<'env>(
         TokenSource::Value(t)
     };
     let user = or_throw(env, user_opt(env, opts))?;
-    let strategy = Strategy {
-        kind: Kind::Bearer,
-        user,
-        client_cert: None,
-        logon: Logon::Bearer { token: source },
-    };
-    strategy_object(env, Arc::new(strategy), None)
+    without_cert(env, Kind::Bearer, user, Logon::Bearer { token: source })
 }
 
 /// Log on with a client certificate (mutual TLS), headless and passwordless: the localhost TLS
@@ -155,7 +143,7 @@ pub fn client_cert<'env>(env: &'env Env, opts: Unknown<'env>) -> Result<Object<'
     let mut exposed = Object::new(env)?;
     exposed.set_named_property("cert", checked::property(&opts, "cert"))?;
     exposed.set_named_property("key", checked::property(&opts, "key"))?;
-    strategy_object(env, Arc::new(strategy), Some(exposed))
+    strategy_object(env, strategy, Some(exposed))
 }
 
 /// `{cert, key}` (strings or bytes, both required) of a client-certificate object at `path`.
@@ -192,14 +180,8 @@ pub fn interactive<'env>(env: &'env Env, cb: Unknown<'env>) -> Result<Object<'en
         Some(f) => Some(JsCallback::new(env, f.bind(cb)?)?),
         None => None,
     };
-    let user = given.user;
-    let strategy = Strategy {
-        kind: Kind::Interactive,
-        user,
-        client_cert: None,
-        logon: Logon::Interactive(Arc::new(JsUi { open, prompt })),
-    };
-    strategy_object(env, Arc::new(strategy), None)
+    let logon = Logon::Interactive(Arc::new(JsUi { open, prompt }));
+    without_cert(env, Kind::Interactive, given.user, logon)
 }
 
 /// Log on with your own handlers: `register(driver, ctx)` is called once with the
@@ -234,10 +216,7 @@ pub fn custom<'env>(
     let user = or_throw(env, user_opt(env, opts))?;
     let mut obj = Object::new(env)?;
     obj.set_named_property("kind", "custom")?;
-    match &user {
-        Some(u) => obj.set_named_property("user", u.as_str())?,
-        None => obj.set_named_property("user", ())?,
-    }
+    set_user(&mut obj, user.as_deref())?;
     obj.set_named_property("register", register)?;
     Ok(obj)
 }
@@ -285,18 +264,40 @@ pub fn from_js(env: &Env, value: Unknown) -> std::result::Result<Arc<Strategy>, 
     }))
 }
 
+/// The object of a strategy without a client certificate (every factory but `clientCert`).
+fn without_cert<'env>(
+    env: &'env Env,
+    kind: Kind,
+    user: Option<String>,
+    logon: Logon,
+) -> Result<Object<'env>> {
+    let strategy = Strategy {
+        kind,
+        user,
+        client_cert: None,
+        logon,
+    };
+    strategy_object(env, strategy, None)
+}
+
+/// `obj.user`: the user, or `undefined` without one.
+fn set_user(obj: &mut Object, user: Option<&str>) -> Result<()> {
+    match user {
+        Some(u) => obj.set_named_property("user", u),
+        None => obj.set_named_property("user", ()),
+    }
+}
+
 /// `{kind, user, [clientCert], register}` plus the engine strategy under the symbol key.
 fn strategy_object<'env>(
     env: &'env Env,
-    strategy: Arc<Strategy>,
+    strategy: Strategy,
     client_cert: Option<Object>,
 ) -> Result<Object<'env>> {
+    let strategy = Arc::new(strategy);
     let mut obj = Object::new(env)?;
     obj.set_named_property("kind", strategy.kind.as_str())?;
-    match &strategy.user {
-        Some(u) => obj.set_named_property("user", u.as_str())?,
-        None => obj.set_named_property("user", ())?,
-    }
+    set_user(&mut obj, strategy.user.as_deref())?;
     if let Some(cc) = client_cert {
         obj.set_named_property("clientCert", cc)?;
     }

@@ -79,19 +79,32 @@ pub fn string(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Str
     opt_string(env, value, path)?.ok_or_else(|| wrong(env, value.as_ref(), path, "a string"))
 }
 
-/// An optional string.
-pub fn opt_string(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Option<String>> {
+/// An optional value of the JS type `kind`, read as `T` (the Rust type napi-rs reads that
+/// type as); any other given value is a type error expecting `expected`.
+fn opt_of_type<T: FromNapiValue>(
+    env: &Env,
+    value: Option<Unknown>,
+    path: &str,
+    kind: ValueType,
+    expected: &str,
+) -> EngineResult<Option<T>> {
     let Some(v) = given(value) else {
         return Ok(None);
     };
-    if !is(&v, ValueType::String) {
-        return Err(wrong(env, Some(&v), path, "a string"));
+    if !is(&v, kind) {
+        return Err(wrong(env, Some(&v), path, expected));
     }
-    // SAFETY: `env` is the env of the current call on the JS thread and `v` a string (checked
-    // above) of its scope; it is copied out.
-    unsafe { String::from_napi_value(env.raw(), v.raw()) }
+    // SAFETY: `env` is the env of the current call on the JS thread and `v` a value of type
+    // `kind` (checked above) of its scope; every caller reads it as the type napi-rs reads
+    // `kind` as, which copies a primitive out or wraps the handle for the argument's lifetime.
+    unsafe { T::from_napi_value(env.raw(), v.raw()) }
         .map(Some)
-        .map_err(|_| wrong(env, Some(&v), path, "a string"))
+        .map_err(|_| wrong(env, Some(&v), path, expected))
+}
+
+/// An optional string.
+pub fn opt_string(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Option<String>> {
+    opt_of_type(env, value, path, ValueType::String, "a string")
 }
 
 /// A required secret string (password, token): a wrong value's content is never shown.
@@ -107,32 +120,12 @@ pub fn secret(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Str
 
 /// An optional boolean.
 pub fn opt_bool(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Option<bool>> {
-    let Some(v) = given(value) else {
-        return Ok(None);
-    };
-    if !is(&v, ValueType::Boolean) {
-        return Err(wrong(env, Some(&v), path, "a boolean"));
-    }
-    // SAFETY: `env` is the env of the current call on the JS thread and `v` a boolean (checked
-    // above) of its scope.
-    unsafe { bool::from_napi_value(env.raw(), v.raw()) }
-        .map(Some)
-        .map_err(|_| wrong(env, Some(&v), path, "a boolean"))
+    opt_of_type(env, value, path, ValueType::Boolean, "a boolean")
 }
 
 /// An optional number (any number, `NaN` included; ranges are the caller's).
 pub fn opt_number(env: &Env, value: Option<Unknown>, path: &str) -> EngineResult<Option<f64>> {
-    let Some(v) = given(value) else {
-        return Ok(None);
-    };
-    if !is(&v, ValueType::Number) {
-        return Err(wrong(env, Some(&v), path, "a number"));
-    }
-    // SAFETY: `env` is the env of the current call on the JS thread and `v` a number (checked
-    // above) of its scope.
-    unsafe { f64::from_napi_value(env.raw(), v.raw()) }
-        .map(Some)
-        .map_err(|_| wrong(env, Some(&v), path, "a number"))
+    opt_of_type(env, value, path, ValueType::Number, "a number")
 }
 
 /// A required number.
@@ -222,17 +215,8 @@ pub fn opt_function<'e>(
     value: Option<Unknown<'e>>,
     path: &str,
 ) -> EngineResult<Option<Function<'e, Unknown<'e>, Unknown<'e>>>> {
-    let Some(v) = given(value) else {
-        return Ok(None);
-    };
-    if !is(&v, ValueType::Function) {
-        return Err(wrong(env, Some(&v), path, "a function"));
-    }
-    // SAFETY: `env` is the env of the current call on the JS thread and `v` a function (checked
-    // above) of its scope; the `Function` keeps the argument's lifetime `'e`.
-    unsafe { Function::from_napi_value(env.raw(), v.raw()) }
-        .map(Some)
-        .map_err(|_| wrong(env, Some(&v), path, "a function"))
+    // The `Function` keeps the argument's lifetime `'e`.
+    opt_of_type(env, value, path, ValueType::Function, "a function")
 }
 
 /// A required function.

@@ -3,24 +3,13 @@
 //! `AdtLsMcpClient` prototypes get a method forwarding to `this.dispose()` / `this.close()`.
 //! Where the runtime has no `Symbol.asyncDispose`, nothing is added.
 
-use super::call;
+use super::{call, properties};
 use napi::bindgen_prelude::*;
 use napi::{sys, JsValue};
 
 /// The runtime's `Symbol.asyncDispose`, when it has one.
 fn async_dispose_symbol(env: &Env) -> Option<sys::napi_value> {
-    let symbol_ctor = env
-        .get_global()
-        .and_then(|g| g.get_named_property::<Unknown>("Symbol"))
-        .ok()?;
-    // `Symbol` is a function; read its properties through the object view of it.
-    // SAFETY: `env` is the env of the current call on the JS thread and `symbol_ctor` the global
-    // `Symbol`, read in its scope; the `Object` only wraps the handle for property reads (Node-API
-    // checks the type on each), within this call.
-    let symbol_ctor = unsafe { Object::from_napi_value(env.raw(), symbol_ctor.raw()) }.ok()?;
-    let symbol = symbol_ctor
-        .get_named_property::<Unknown>("asyncDispose")
-        .ok()?;
+    let symbol = properties::well_known_symbol(env, "asyncDispose").ok()?;
     matches!(symbol.get_type(), Ok(ValueType::Symbol)).then(|| symbol.raw())
 }
 
@@ -29,20 +18,7 @@ fn define(env: &Env, target: sys::napi_value, value: sys::napi_value) -> Result<
     let Some(key) = async_dispose_symbol(env) else {
         return Ok(());
     };
-    let descriptor = sys::napi_property_descriptor {
-        utf8name: std::ptr::null(),
-        name: key,
-        method: None,
-        getter: None,
-        setter: None,
-        value,
-        attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
-        data: std::ptr::null_mut(),
-    };
-    // SAFETY: `env` is the env of the current call on the JS thread; `target`, `key` and `value`
-    // are handles of its scope; `descriptor` is one valid descriptor (no name string, no callbacks)
-    // that outlives the call.
-    let status = unsafe { sys::napi_define_properties(env.raw(), target, 1, &descriptor) };
+    let status = properties::define(env, target, key, value, properties::HIDDEN);
     if status != sys::Status::napi_ok {
         return Err(Error::from_reason("could not define Symbol.asyncDispose"));
     }

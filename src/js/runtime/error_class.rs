@@ -8,6 +8,7 @@
 //! `AdtLsError[Symbol.hasInstance]` accepts branded errors, so `instanceof AdtLsError` holds
 //! for them too.
 
+use super::properties;
 use napi::bindgen_prelude::*;
 use napi::JsValue;
 use std::cell::RefCell;
@@ -51,9 +52,7 @@ pub fn install(env: &Env, exports: &Object) -> Result<()> {
 const BRAND: &str = "adt-ls-native.error";
 
 fn brand_key(env: &Env) -> Result<napi::sys::napi_value> {
-    // SAFETY: `env` is the env of the current call on the JS thread; the symbol made is a handle of
-    // its scope.
-    unsafe { Symbol::to_napi_value(env.raw(), Symbol::for_desc(BRAND)) }
+    properties::symbol_for(env, BRAND)
 }
 
 /// `AdtLsError[Symbol.hasInstance] = v => v inherits AdtLsError.prototype || v is branded`.
@@ -139,22 +138,8 @@ pub fn brand(env: &Env, error: &Object) -> Result<()> {
     // SAFETY: `env` is the env of the current call on the JS thread; the boolean made is a handle
     // of its scope.
     let value = unsafe { bool::to_napi_value(env.raw(), true)? };
-    let descriptor = napi::sys::napi_property_descriptor {
-        utf8name: std::ptr::null(),
-        name: key,
-        method: None,
-        getter: None,
-        setter: None,
-        value,
-        attributes: napi::sys::PropertyAttributes::default,
-        data: std::ptr::null_mut(),
-    };
-    // SAFETY: `env` is the env of the current call on the JS thread; `error` and the descriptor's
-    // `key` and `value` are handles of its scope; `descriptor` is one valid descriptor (no name
-    // string, no callbacks) that outlives the call.
-    check_status!(unsafe {
-        napi::sys::napi_define_properties(env.raw(), error.raw(), 1, &descriptor)
-    })
+    let attributes = napi::sys::PropertyAttributes::default;
+    check_status!(properties::define(env, error.raw(), key, value, attributes))
 }
 
 /// Re-parent a freshly created error onto `AdtLsError.prototype` (no-op before install).

@@ -8,13 +8,15 @@ use napi::bindgen_prelude::*;
 use napi::JsValue;
 use std::path::PathBuf;
 
+/// The global `process` object.
+pub(crate) fn process(env: &Env) -> Result<Object<'_>> {
+    env.get_global()?.get_named_property::<Object>("process")
+}
+
 /// The current host state; falls back to the OS's view for anything JS cannot tell.
 pub fn capture(env: &Env) -> HostEnv {
     let mut host = HostEnv::from_os();
-    let Ok(process) = env
-        .get_global()
-        .and_then(|g| g.get_named_property::<Object>("process"))
-    else {
+    let Ok(process) = process(env) else {
         return host;
     };
     if let Ok(vars) = process.get_named_property::<Object>("env") {
@@ -47,7 +49,7 @@ pub fn capture(env: &Env) -> HostEnv {
 /// Run `hook` when the JS process exits (`process.on('exit')`), which also covers
 /// `process.exit()` in runtimes that skip native exit handlers.
 pub fn on_exit(env: &Env, hook: fn()) -> Result<()> {
-    let process = env.get_global()?.get_named_property::<Object>("process")?;
+    let process = process(env)?;
     let on = process.get_named_property::<Unknown>("on")?;
     // SAFETY: `env` is the env of the current call on the JS thread; the string made is a handle of
     // its scope.

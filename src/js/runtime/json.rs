@@ -91,21 +91,11 @@ pub fn stringify(env: &Env, value: Unknown) -> Result<Option<String>> {
 /// The JSON text of a JS value (JSON.stringify); `None` when it yields `undefined`. The text
 /// is not parsed: it goes on the wire as it is.
 pub fn text_from_js(env: &Env, value: Unknown) -> Result<Option<RawJson>> {
-    if matches!(value.get_type()?, ValueType::Undefined) {
-        return Ok(None);
-    }
-    let (json, stringify) = json_fn(env, |f| &f.stringify)?;
-    let out = call::call(env, json, stringify, &[value.raw()])?;
-    match out.get_type()? {
-        ValueType::String => {
-            // SAFETY: `out` is a string (checked above), JSON.stringify's result in this scope on
-            // `env`; it is copied out.
-            let text: String = unsafe { String::from_napi_value(env.raw(), out.raw())? };
-            RawValue::from_string(text)
-                .map(Some)
-                .map_err(|e| Error::new(Status::InvalidArg, format!("value is not JSON: {e}")))
-        }
-        _ => Ok(None),
+    match stringify(env, value)? {
+        Some(text) => RawValue::from_string(text)
+            .map(Some)
+            .map_err(|e| Error::new(Status::InvalidArg, format!("value is not JSON: {e}"))),
+        None => Ok(None),
     }
 }
 

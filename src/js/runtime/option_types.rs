@@ -33,47 +33,29 @@ pub fn join(path: &str, key: &str) -> String {
     }
 }
 
-impl<'e> FromJs<'e> for String {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::string(env, value, path)
-    }
+/// `impl FromJs` for each type, read by its `checked` reader (`(env, value, path)`).
+macro_rules! read_by {
+    ($($(#[$doc:meta])* $ty:ty => $read:path;)*) => {$(
+        $(#[$doc])*
+        impl<'e> FromJs<'e> for $ty {
+            fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
+                $read(env, value, path)
+            }
+        }
+    )*};
 }
 
-impl<'e> FromJs<'e> for Option<String> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::opt_string(env, value, path)
-    }
-}
-
-impl<'e> FromJs<'e> for Option<bool> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::opt_bool(env, value, path)
-    }
-}
-
-impl<'e> FromJs<'e> for f64 {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::number(env, value, path)
-    }
-}
-
-impl<'e> FromJs<'e> for Option<f64> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::opt_number(env, value, path)
-    }
-}
-
-impl<'e> FromJs<'e> for Option<Vec<String>> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::opt_strings(env, value, path)
-    }
-}
-
-/// A `Record<string, string>`, in the object's key order.
-impl<'e> FromJs<'e> for Option<Vec<(String, String)>> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::opt_string_map(env, value, path)
-    }
+read_by! {
+    String => checked::string;
+    Option<String> => checked::opt_string;
+    Option<bool> => checked::opt_bool;
+    f64 => checked::number;
+    Option<f64> => checked::opt_number;
+    Option<Vec<String>> => checked::opt_strings;
+    /// A `Record<string, string>`, in the object's key order.
+    Option<Vec<(String, String)>> => checked::opt_string_map;
+    Function<'e, Unknown<'e>, Unknown<'e>> => checked::function;
+    Option<Function<'e, Unknown<'e>, Unknown<'e>>> => checked::opt_function;
 }
 
 /// A timeout in milliseconds (a finite positive number).
@@ -84,18 +66,6 @@ impl<'e> FromJs<'e> for Option<Duration> {
 
     fn from_property(env: &Env, obj: &Object<'e>, key: &str, path: &str) -> EngineResult<Self> {
         timeout_prop(env, obj, key, path)
-    }
-}
-
-impl<'e> FromJs<'e> for Function<'e, Unknown<'e>, Unknown<'e>> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::function(env, value, path)
-    }
-}
-
-impl<'e> FromJs<'e> for Option<Function<'e, Unknown<'e>, Unknown<'e>>> {
-    fn from_js(env: &Env, value: Option<Unknown<'e>>, path: &str) -> EngineResult<Self> {
-        checked::opt_function(env, value, path)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Symbol-keyed properties, which napi-rs's object API (string keys) cannot express: the
 //! registered symbol of a description, a well-known symbol such as `Symbol.asyncIterator`,
-//! reading and setting a property by a key value, and a non-enumerable method.
+//! reading and setting a property by a key value, and defining a data property with its
+//! attributes (a non-enumerable method, say).
 
 use napi::bindgen_prelude::*;
 use napi::sys;
@@ -42,22 +43,39 @@ pub fn get(env: &Env, obj: &Object, key: sys::napi_value) -> Option<sys::napi_va
 
 /// `obj[key] = value` as a writable, configurable, non-enumerable property.
 pub fn define_hidden(env: &Env, obj: &Object, key: &Unknown, value: sys::napi_value) -> Result<()> {
-    let descriptor = sys::napi_property_descriptor {
-        utf8name: ptr::null(),
-        name: key.raw(),
-        method: None,
-        getter: None,
-        setter: None,
-        value,
-        attributes: sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable,
-        data: ptr::null_mut(),
-    };
-    // SAFETY: `env` is the live env of the current call on the JS thread; `obj`, `key` and
-    // `value` are handles of this call's scope; `descriptor` is one valid descriptor (no
-    // name string, no callbacks) that outlives the call, which copies what it needs.
-    let status = unsafe { sys::napi_define_properties(env.raw(), obj.raw(), 1, &descriptor) };
+    let status = define(env, obj.raw(), key.raw(), value, HIDDEN);
     if status != sys::Status::napi_ok {
         return Err(Error::from_reason("could not define the property"));
     }
     Ok(())
+}
+
+/// Writable and configurable, not enumerable: how a class method is defined.
+pub(crate) const HIDDEN: sys::napi_property_attributes =
+    sys::PropertyAttributes::writable | sys::PropertyAttributes::configurable;
+
+/// `target[key] = value` as a data property with `attributes` (`napi_define_properties`);
+/// the Node-API status.
+pub(crate) fn define(
+    env: &Env,
+    target: sys::napi_value,
+    key: sys::napi_value,
+    value: sys::napi_value,
+    attributes: sys::napi_property_attributes,
+) -> sys::napi_status {
+    let descriptor = sys::napi_property_descriptor {
+        utf8name: ptr::null(),
+        name: key,
+        method: None,
+        getter: None,
+        setter: None,
+        value,
+        attributes,
+        data: ptr::null_mut(),
+    };
+    // SAFETY: `env` is the live env of the current call on the JS thread; `target`, `key` and
+    // `value` are handles the caller made or got in this call's scope; `descriptor` is one
+    // valid descriptor (no name string, no callbacks) that outlives the call, which copies
+    // what it needs.
+    unsafe { sys::napi_define_properties(env.raw(), target, 1, &descriptor) }
 }
