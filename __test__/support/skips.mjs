@@ -2,7 +2,7 @@
 // feature is missing) is SKIPPED with its reason, never passed. Each runner leaves a report
 // in target/test-reports/: node --test (skip-reporter.mjs, js.jsonl and sim.jsonl), Bun
 // (JUnit, bun.xml: Bun keeps no reason, the test name identifies it) and cargo test
-// (rust-skips.txt, written by src/test_skip.rs).
+// (rust-skips.txt, written by src/kernel/test_skip.rs).
 //
 //   node __test__/support/skips.mjs reset <rust|js|sim|bun>   before a runner: fresh report
 //   node __test__/support/skips.mjs check                     after all: list the skips

@@ -13,6 +13,7 @@ use crate::kernel::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::lsp::text::{self, Legend, TextEdit};
 use crate::mcp::federated;
 use crate::process::args;
+use adt_ls_native_macros::inline_ts;
 use napi::bindgen_prelude::*;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -203,7 +204,8 @@ fn discover_options(env: &Env, opts: Option<Unknown>) -> EngineResult<DiscoverOp
 /// `[...extraArgs, '-Djco.trace_path', dataDir, '-data', dataDir, '--pipe=' + pipeName]`.
 /// `extraArgs` (JVM or JCo flags such as `-Djco.middleware.snc_lib=…`, or `-consoleLog`) come
 /// first, where JVM launchers expect them. Pure: no I/O.
-#[napi(ts_args_type = "opts: { dataDir: string; pipeName: string; extraArgs?: string[] }")]
+#[inline_ts(SpawnArgsOptions)]
+#[napi(ts_args_type = "opts: SpawnArgsOptions")]
 pub fn compose_spawn_args(env: Env, opts: Unknown) -> Result<Vec<String>> {
     let opts = Some(opts);
     spawn_args(&env, opts).or_else(|e| throw(&env, e))

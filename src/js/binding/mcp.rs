@@ -19,6 +19,7 @@ use crate::kernel::log;
 use crate::lsp::LspRequester;
 use crate::mcp::lifecycle;
 use crate::mcp::{McpClient, McpClientOptions};
+use adt_ls_native_macros::inline_ts;
 use napi::bindgen_prelude::*;
 use serde_json::{json as j, Value};
 use std::sync::Arc;
@@ -51,8 +52,9 @@ where
 /// @param driver - a started {@link AdtLsDriver} (or any {@link LspRequester})
 /// @param opts - `port` (1024–65535) and the bearer `token` MCP clients must send
 /// @throws rejects with adt-ls's error, e.g. `Port must be between 1024 and 65535` or a bind failure
+#[inline_ts(StartMcpOptions)]
 #[napi(
-    ts_args_type = "driver: LspRequester, opts: { port: number; token: string }",
+    ts_args_type = "driver: LspRequester, opts: StartMcpOptions",
     ts_return_type = "Promise<StartMcpServerResult>"
 )]
 pub fn start_mcp_server(env: Env, driver: Unknown, opts: Unknown) -> Result<Settling<Json>> {
@@ -253,6 +255,7 @@ pub struct AdtLsMcpClient {
     inner: McpClient,
 }
 
+#[inline_ts(ClientInfo)]
 #[napi]
 impl AdtLsMcpClient {
     /// A client for the MCP endpoint `baseUrl` (e.g. `http://127.0.0.1:2240/mcp`); nothing is sent
@@ -264,7 +267,7 @@ impl AdtLsMcpClient {
     /// @throws `ERR_OUT_OF_RANGE` for a timeout that is not a finite positive number
     #[napi(
         constructor,
-        ts_args_type = "baseUrl: string, token: string, clientInfo?: { name: string; version: string }, timeoutMs?: number"
+        ts_args_type = "baseUrl: string, token: string, clientInfo?: ClientInfo, timeoutMs?: number"
     )]
     pub fn new(
         env: Env,

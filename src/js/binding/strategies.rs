@@ -22,6 +22,7 @@ use crate::kernel::arg_error;
 use crate::kernel::error::{codes, Error as EngineError, Result as EngineResult};
 use crate::kernel::future::BoxFuture;
 use crate::tls::ClientCertPem;
+use adt_ls_native_macros::inline_ts;
 use napi::bindgen_prelude::*;
 use napi::sys;
 use napi::JsValue;
@@ -81,8 +82,9 @@ pub fn basic<'env>(
 /// ```ts
 /// auth: bearer(async () => (await oauth.getToken()).access_token, { user: 'DEVELOPER' })
 /// ```
+#[inline_ts(StrategyUserOptions)]
 #[napi(
-    ts_args_type = "token: string | (() => string | Promise<string>), opts?: { user?: string }",
+    ts_args_type = "token: string | (() => string | Promise<string>), opts?: StrategyUserOptions",
     ts_return_type = "LogonStrategy"
 )]
 pub fn bearer<'env>(
@@ -122,9 +124,10 @@ pub fn bearer<'env>(
 /// Requires `connection.selfSigned: true` (the proxy does the mutual TLS); `createAdtLs` rejects
 /// otherwise with `clientCert auth requires connection.selfSigned — ...`.
 /// @throws Error `clientCert: cert is required` / `clientCert: key is required` when one is missing
+#[inline_ts(ClientCertOptions)]
 #[napi(
     js_name = "clientCert",
-    ts_args_type = "opts: { cert: string | Buffer; key: string | Buffer; user?: string }",
+    ts_args_type = "opts: ClientCertOptions",
     ts_return_type = "LogonStrategy"
 )]
 pub fn client_cert<'env>(env: &'env Env, opts: Unknown<'env>) -> Result<Object<'env>> {
@@ -201,8 +204,9 @@ pub fn interactive<'env>(env: &'env Env, cb: Unknown<'env>) -> Result<Object<'en
 ///   });
 /// })
 /// ```
+#[inline_ts(StrategyUserOptions)]
 #[napi(
-    ts_args_type = "register: (driver: LogonHandlerRegistrar, ctx: LogonContext) => void, opts?: { user?: string }",
+    ts_args_type = "register: (driver: LogonHandlerRegistrar, ctx: LogonContext) => void, opts?: StrategyUserOptions",
     ts_return_type = "LogonStrategy"
 )]
 pub fn custom<'env>(

@@ -141,8 +141,9 @@ pub(crate) use js_key;
 /// and reads every field as `path.key` through [`FromJs`]. Fields are read in declaration
 /// order, or in the order of an optional `read(field, …)` list after the name (the order
 /// their errors are reported in). `Option<StartMcp>` and `StartMcp` are [`FromJs`] (an object
-/// at `path`, optional or required), so declared objects nest. Written out, it declares an
-/// object whose TypeScript is inline in the export's `ts_args_type`.
+/// at `path`, optional or required), so declared objects nest. Written out, it reads an object
+/// whose TypeScript is declared by hand in `types/header.d.ts` (callback members napi cannot
+/// render, as `interactive`'s).
 macro_rules! js_values {
     (
         $(#[$meta:meta])*

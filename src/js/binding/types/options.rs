@@ -4,8 +4,9 @@
 //! once: with `#[js_options(Values)]` the declaration is the `#[napi(object)]` interface of
 //! `index.d.ts`, the known keys of the unknown-key warning and the checked reader the exports
 //! use (`DriverOpts`, `CreateAdtLs`, `Discover`, … hold the values as JS gave them; `driver.rs`,
-//! `client.rs` and `functions.rs` turn them into engine options); an object whose TypeScript is
-//! inline in its export's `ts_args_type` is a `js_values!` reader only. Callback-typed members
+//! `client.rs` and `functions.rs` turn them into engine options). An object whose TypeScript is
+//! inline in its export's signature is declared the same way with `inline`: the export's
+//! `#[inline_ts(Name)]` writes it into `ts_args_type`, and no interface is emitted. Callback-typed members
 //! and types napi cannot render (`LogonStrategy`, `ServerRequestHandler`, `NodeJS.Platform`)
 //! are spelled with `ts_type` and declared in `types/header.d.ts`; their readers are below.
 
@@ -365,40 +366,41 @@ impl<'e> FromJs<'e> for PemBytes {
     }
 }
 
-// The option objects whose TypeScript is written inline in the export's `ts_args_type`.
+// The option objects whose TypeScript is written inline in the export's signature: each
+// export names its object in `#[inline_ts(…)]`, which writes the fields below into its
+// `ts_args_type`.
 
-js_values! {
-    /// `composeSpawnArgs(opts)`: `{ dataDir: string; pipeName: string; extraArgs?: string[] }`.
-    pub struct SpawnArgs<'e> {
-        pub data_dir: String,
-        pub pipe_name: String,
-        pub extra_args: Option<Vec<String>>,
-    }
+/// `composeSpawnArgs(opts)`.
+#[js_options(SpawnArgs, inline)]
+pub struct SpawnArgsOptions {
+    pub data_dir: String,
+    pub pipe_name: String,
+    pub extra_args: Option<Vec<String>>,
 }
 
-js_values! {
-    /// `startMcpServer(driver, opts)`: `{ port: number; token: string }`; a port from 0 to
-    /// 65535 (adt-ls applies its own range).
-    pub struct StartMcp<'e> {
-        pub port: PeerPort,
-        pub token: Secret,
-    }
+/// `startMcpServer(driver, opts)`: a port from 0 to 65535 (adt-ls applies its own range).
+#[js_options(StartMcp, inline)]
+pub struct StartMcpOptions {
+    #[js_read(PeerPort)]
+    pub port: f64,
+    #[js_read(Secret)]
+    pub token: String,
 }
 
-js_values! {
-    /// `opts?: { user?: string }` of `bearer(token, opts)` and `custom(register, opts)`.
-    pub struct StrategyUser<'e> {
-        pub user: Option<String>,
-    }
+/// `opts` of `bearer(token, opts)` and `custom(register, opts)`.
+#[js_options(StrategyUser, inline)]
+pub struct StrategyUserOptions {
+    pub user: Option<String>,
 }
 
-js_values! {
-    /// `clientCert(opts)`: `{ cert: string | Buffer; key: string | Buffer; user?: string }`.
-    pub struct ClientCertArgs<'e> {
-        pub cert: PemBytes,
-        pub key: PemBytes,
-        pub user: Option<String>,
-    }
+/// `clientCert(opts)`.
+#[js_options(ClientCertArgs, inline)]
+pub struct ClientCertOptions {
+    #[js_read(PemBytes)]
+    pub cert: Either<String, Buffer>,
+    #[js_read(PemBytes)]
+    pub key: Either<String, Buffer>,
+    pub user: Option<String>,
 }
 
 js_values! {
