@@ -11,6 +11,7 @@ use crate::driver::router::ServerRequestHandler;
 use crate::kernel::error::{Error, Result};
 use crate::kernel::future::BoxFuture;
 use crate::kernel::redact;
+use crate::kernel::truthy::truthy;
 use serde_json::{json, Map, Value};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -80,17 +81,6 @@ fn prompt_for(item: &Value) -> Option<PromptField> {
         label,
         sensitive,
     })
-}
-
-/// JavaScript truthiness of a JSON value.
-fn truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
-    }
 }
 
 /// The reply to one `requestLogonInput` (`Value::Null` = cancelled / nothing asked).

@@ -4,6 +4,7 @@
 //! literal does.
 
 use crate::kernel::error::Result;
+use crate::kernel::truthy::truthy;
 use serde_json::{Map, Value};
 
 /// `map[key]` unless it is absent or `null` (what `??` falls through on).
@@ -57,17 +58,6 @@ pub(super) fn copy(to: &mut Map<String, Value>, from: &Map<String, Value>, key: 
 pub(super) fn or_empty(to: &mut Map<String, Value>, from: &Map<String, Value>, keys: &[&str]) {
     for key in keys {
         to.insert(key.to_string(), or(from, key, Value::String(String::new())));
-    }
-}
-
-/// JavaScript truthiness.
-pub(super) fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
     }
 }
 
@@ -136,10 +126,7 @@ mod tests {
     }
 
     #[test]
-    fn truthiness_and_numbers() {
-        assert!(!truthy(&json!("")));
-        assert!(!truthy(&json!(0)));
-        assert!(truthy(&json!([])));
+    fn numbers() {
         assert_eq!(js_number_text(20000.0), "20000");
         assert_eq!(js_number_text(0.5), "0.5");
         assert_eq!(js_number(3.0), json!(3));

@@ -4,10 +4,11 @@
 
 use super::args::{self, Args};
 use super::deadline::{outlive, race};
-use super::ns_args::{or, string, timeout_number, truthy};
+use super::ns_args::{or, string, timeout_number};
 use super::resolve::resolve_target;
 use super::Client;
 use crate::kernel::error::Result;
+use crate::kernel::truthy::truthy;
 use serde_json::{json, Value};
 
 const ATC_TIMEOUT_MS: f64 = 60_000.0;

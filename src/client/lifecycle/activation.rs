@@ -2,7 +2,7 @@
 //! flags passed through under the reference's names, `refreshFileUris` as `refreshedUris`,
 //! and `success` = activation executed and no error-severity diagnostic.
 
-use crate::client::ns_args::truthy;
+use crate::kernel::truthy::truthy;
 use regex::Regex;
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;

@@ -4,9 +4,10 @@
 //! Unparsable UI models are skipped.
 
 use crate::client::args::{self, Args};
-use crate::client::ns_args::{or, truthy};
+use crate::client::ns_args::or;
 use crate::client::Client;
 use crate::kernel::error::Result;
+use crate::kernel::truthy::truthy;
 use serde_json::{json, Map, Value};
 
 /// `getCreationForm(objectType, {name?})` -> `{objectType, fields}`.

@@ -7,9 +7,10 @@ use super::queries::with_position;
 use super::strip_data;
 use crate::client::args::{self, Args};
 use crate::client::locate::Locating;
-use crate::client::ns_args::{or, truthy};
+use crate::client::ns_args::or;
 use crate::client::Client;
 use crate::kernel::error::Result;
+use crate::kernel::truthy::truthy;
 use serde_json::{json, Map, Value};
 
 /// A list result without `data` on its items (anything else passes through).

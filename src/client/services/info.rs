@@ -117,7 +117,7 @@ fn refuse_unpublished(published: Option<&Value>, binding: &Value, name: &str) ->
         return Ok(());
     }
     let suffix = match binding.get("odataVersion") {
-        Some(v) if crate::client::ns_args::truthy(v) => {
+        Some(v) if crate::kernel::truthy::truthy(v) => {
             format!(
                 " (OData {})",
                 v.as_str().map_or_else(|| v.to_string(), str::to_string)

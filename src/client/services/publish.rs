@@ -46,7 +46,7 @@ fn service_option(a: &Args) -> Result<Option<String>> {
 fn publish_request(uri: &str, details: &Value, name: &str, service: Option<&str>) -> Result<Value> {
     let version = details
         .get("odataversion")
-        .filter(|v| crate::client::ns_args::truthy(v))
+        .filter(|v| crate::kernel::truthy::truthy(v))
         .ok_or_else(|| {
             Error::coded(
                 codes::BINDING_INCOMPLETE,

@@ -82,7 +82,7 @@ fn unverified(name: &str, reasons: &str, answer: &Value) -> Error {
 
 /// JavaScript truthiness (`!answer` is the reference's "no answer").
 fn truthy(v: &Value) -> bool {
-    crate::client::ns_args::truthy(v)
+    crate::kernel::truthy::truthy(v)
 }
 
 #[cfg(test)]
