@@ -297,6 +297,24 @@ mod tests {
         }
     }
 
+    /// Linux x64 options scanning exactly `roots`.
+    fn with_roots(tmp: &TempDir, roots: Vec<PathBuf>) -> DiscoverOptions {
+        DiscoverOptions {
+            extensions_dirs: Some(roots),
+            ..linux_opts(tmp)
+        }
+    }
+
+    /// The binary below `tmp`'s `repo/vendor/adt-ls/`.
+    fn vendor_bin(tmp: &TempDir) -> PathBuf {
+        tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB)
+    }
+
+    /// The binary the resolver picks for `opts`.
+    fn resolved(opts: &DiscoverOptions) -> PathBuf {
+        resolve_adt_ls_path(opts).unwrap()
+    }
+
     fn message(opts: &DiscoverOptions) -> String {
         resolve_adt_ls_path(opts).unwrap_err().message
     }
@@ -387,13 +405,12 @@ mod tests {
         let tmp = TempDir::new();
         let bin = touch(&tmp.path().join("custom").join("adt-ls"));
         install(&tmp.path().join("ext"), "sapse.adt-vscode-9.9.9");
-        touch(&tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB));
+        touch(&vendor_bin(&tmp));
         let opts = DiscoverOptions {
             explicit_path: Some(bin.display().to_string()),
-            extensions_dirs: Some(vec![tmp.path().join("ext")]),
-            ..linux_opts(&tmp)
+            ..with_roots(&tmp, vec![tmp.path().join("ext")])
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), bin);
+        assert_eq!(resolved(&opts), bin);
     }
 
     #[test]
@@ -406,23 +423,23 @@ mod tests {
             env_adt_ls_path: Some(b.display().to_string()),
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&both).unwrap(), a);
+        assert_eq!(resolved(&both), a);
         let env_only = DiscoverOptions {
             env_adt_ls_path: Some(b.display().to_string()),
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&env_only).unwrap(), b);
+        assert_eq!(resolved(&env_only), b);
     }
 
     #[test]
     fn empty_env_or_option_counts_as_unset() {
         let tmp = TempDir::new();
-        let vendor = touch(&tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB));
+        let vendor = touch(&vendor_bin(&tmp));
         let opts = DiscoverOptions {
             env_adt_ls_path: Some(String::new()),
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), vendor);
+        assert_eq!(resolved(&opts), vendor);
         // `explicitPath ?? env`: an empty option hides the env var, then counts as unset.
         let missing = tmp.path().join("missing").display().to_string();
         let opts = DiscoverOptions {
@@ -430,20 +447,17 @@ mod tests {
             env_adt_ls_path: Some(missing),
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), vendor);
+        assert_eq!(resolved(&opts), vendor);
     }
 
     // discovery.test.ts: a vendor binary is found.
     #[test]
     fn vendor_binary_is_found() {
         let tmp = TempDir::new();
-        let vendor = touch(&tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB));
+        let vendor = touch(&vendor_bin(&tmp));
         install(&tmp.path().join("ext"), "sapse.adt-vscode-9.9.9");
-        let opts = DiscoverOptions {
-            extensions_dirs: Some(vec![tmp.path().join("ext")]),
-            ..linux_opts(&tmp)
-        };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), vendor);
+        let opts = with_roots(&tmp, vec![tmp.path().join("ext")]);
+        assert_eq!(resolved(&opts), vendor);
     }
 
     #[test]
@@ -455,15 +469,12 @@ mod tests {
             cwd: Some(tmp.path().join("cwd")),
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), vendor);
+        assert_eq!(resolved(&opts), vendor);
 
-        fs::create_dir_all(tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB)).unwrap();
+        fs::create_dir_all(vendor_bin(&tmp)).unwrap();
         let newest = install(&tmp.path().join("ext"), "sapse.adt-vscode-1.1.2-linux-x64");
-        let opts = DiscoverOptions {
-            extensions_dirs: Some(vec![tmp.path().join("ext")]),
-            ..linux_opts(&tmp)
-        };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), newest);
+        let opts = with_roots(&tmp, vec![tmp.path().join("ext")]);
+        assert_eq!(resolved(&opts), newest);
     }
 
     // discovery.test.ts: the newest extension among two in one dir.
@@ -478,7 +489,7 @@ mod tests {
             extensions_dirs: None,
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), newer);
+        assert_eq!(resolved(&opts), newer);
     }
 
     // discovery.test.ts: the second of two extension dirs is scanned.
@@ -487,15 +498,9 @@ mod tests {
         let tmp = TempDir::new();
         fs::create_dir_all(tmp.path().join("first")).unwrap();
         let found = install(&tmp.path().join("second"), "sapse.adt-vscode-1.1.2");
-        let opts = DiscoverOptions {
-            extensions_dirs: Some(vec![
-                tmp.path().join("missing-root"),
-                tmp.path().join("first"),
-                tmp.path().join("second"),
-            ]),
-            ..linux_opts(&tmp)
-        };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), found);
+        let roots = ["missing-root", "first", "second"].map(|dir| tmp.path().join(dir));
+        let opts = with_roots(&tmp, roots.to_vec());
+        assert_eq!(resolved(&opts), found);
     }
 
     // discovery.test.ts: newest across three editor roots, incomplete newest skipped.
@@ -513,16 +518,16 @@ mod tests {
             home: Some(home.clone()),
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), cursor);
+        assert_eq!(resolved(&opts), cursor);
         let completed = touch(&incomplete.join("adt-ls").join(LINUX_SUB));
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), completed);
+        assert_eq!(resolved(&opts), completed);
     }
 
     // discovery.test.ts: an explicit directory throws instead of falling back.
     #[test]
     fn explicit_directory_throws_without_fallback() {
         let tmp = TempDir::new();
-        touch(&tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB));
+        touch(&vendor_bin(&tmp));
         let dir = tmp.path().join("a-dir");
         fs::create_dir_all(&dir).unwrap();
         let opts = DiscoverOptions {
@@ -542,7 +547,7 @@ mod tests {
     #[test]
     fn missing_env_path_throws_without_fallback() {
         let tmp = TempDir::new();
-        touch(&tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB));
+        touch(&vendor_bin(&tmp));
         let missing = tmp.path().join("missing").join("adt-ls");
         let opts = DiscoverOptions {
             env_adt_ls_path: Some(missing.display().to_string()),
@@ -564,16 +569,12 @@ mod tests {
         fs::create_dir_all(ext.join("sapse.adt-vscode-1.1.2-linux-x64")).unwrap();
         fs::create_dir_all(ext.join("sapse.adt-vscode-1.10.0-linux-x64")).unwrap();
         fs::create_dir_all(ext.join("unrelated-1.2.3")).unwrap();
-        let opts = DiscoverOptions {
-            extensions_dirs: Some(vec![ext.clone()]),
-            ..linux_opts(&tmp)
-        };
+        let opts = with_roots(&tmp, vec![ext.clone()]);
         let bin = |folder: &str| ext.join(folder).join("adt-ls").join(LINUX_SUB);
-        let expected =
-            format!(
+        let expected = format!(
             "adt-ls binary not found. Set ADT_LS_PATH, drop it in vendor/adt-ls/, or install the \
              'sapse.adt-vscode' extension. Tried:\n  - {}\n  - {}\n  - {}",
-            tmp.path().join("repo/vendor/adt-ls").join(LINUX_SUB).display(),
+            vendor_bin(&tmp).display(),
             bin("sapse.adt-vscode-1.10.0-linux-x64").display(),
             bin("sapse.adt-vscode-1.1.2-linux-x64").display(),
         );
@@ -584,13 +585,7 @@ mod tests {
     fn not_found_with_nothing_lists_only_vendor() {
         let tmp = TempDir::new();
         let msg = message(&linux_opts(&tmp));
-        assert!(msg.ends_with(&format!(
-            "Tried:\n  - {}",
-            tmp.path()
-                .join("repo/vendor/adt-ls")
-                .join(LINUX_SUB)
-                .display()
-        )));
+        assert!(msg.ends_with(&format!("Tried:\n  - {}", vendor_bin(&tmp).display())));
         // No home and no roots: the default roots are simply absent.
         let opts = DiscoverOptions {
             extensions_dirs: None,
@@ -606,11 +601,8 @@ mod tests {
         install(&ext, "sapse.adt-vscode-1.1.2-linux-x64");
         install(&ext, "sapse.adt-vscode-1.9.0-linux-x64");
         let ten = install(&ext, "sapse.adt-vscode-1.10.0-linux-x64");
-        let opts = DiscoverOptions {
-            extensions_dirs: Some(vec![ext.clone()]),
-            ..linux_opts(&tmp)
-        };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), ten);
+        let opts = with_roots(&tmp, vec![ext.clone()]);
+        assert_eq!(resolved(&opts), ten);
         fs::remove_dir_all(ext.join("sapse.adt-vscode-1.10.0-linux-x64")).unwrap();
         assert!(resolve_adt_ls_path(&opts)
             .unwrap()
@@ -632,11 +624,8 @@ mod tests {
         ] {
             install(&ext, bad);
         }
-        let opts = DiscoverOptions {
-            extensions_dirs: Some(vec![ext]),
-            ..linux_opts(&tmp)
-        };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), upper);
+        let opts = with_roots(&tmp, vec![ext]);
+        assert_eq!(resolved(&opts), upper);
     }
 
     #[test]
@@ -649,12 +638,12 @@ mod tests {
             extensions_dirs: Some(vec![tmp.path().join("listed")]),
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), listed);
+        assert_eq!(resolved(&opts), listed);
         let opts = DiscoverOptions {
             extensions_dirs: None,
             ..opts
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), single);
+        assert_eq!(resolved(&opts), single);
 
         let home = tmp.path().join("home");
         let vscode = install(&default_extension_dirs(&home)[0], "sapse.adt-vscode-1.1.2");
@@ -663,7 +652,7 @@ mod tests {
             home: Some(home),
             ..opts
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), vscode);
+        assert_eq!(resolved(&opts), vscode);
     }
 
     #[test]
@@ -677,10 +666,9 @@ mod tests {
         let opts = DiscoverOptions {
             platform: Some("darwin".into()),
             arch: Some("arm64".into()),
-            extensions_dirs: Some(vec![tmp.path().join("ext")]),
-            ..linux_opts(&tmp)
+            ..with_roots(&tmp, vec![tmp.path().join("ext")])
         };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), bin);
+        assert_eq!(resolved(&opts), bin);
     }
 
     #[test]
@@ -690,11 +678,8 @@ mod tests {
         install(&ext, "sapse.adt-vscode-1.1.2-darwin-arm64");
         let linux = install(&ext, "sapse.adt-vscode-1.1.2-linux-x64");
         install(&ext, "sapse.adt-vscode-1.1.2");
-        let opts = DiscoverOptions {
-            extensions_dirs: Some(vec![ext]),
-            ..linux_opts(&tmp)
-        };
-        assert_eq!(resolve_adt_ls_path(&opts).unwrap(), linux);
+        let opts = with_roots(&tmp, vec![ext]);
+        assert_eq!(resolved(&opts), linux);
     }
 
     #[test]

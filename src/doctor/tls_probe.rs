@@ -2,11 +2,10 @@
 //! server presents (the signature over the handshake is still checked) and records the
 //! presented chain, so the trust and host-name questions are answered separately.
 
-use rustls::client::danger::{ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::CryptoProvider;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use crate::tls::accept_any::AcceptAnyServerCert;
+use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::ClientConfig;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
@@ -26,10 +25,7 @@ where
     S: AsyncRead + AsyncWrite + Unpin,
 {
     let provider = crate::tls::crypto_provider();
-    let recorder = Arc::new(Recorder {
-        provider: provider.clone(),
-        chain: Mutex::new(Vec::new()),
-    });
+    let recorder = Arc::new(AcceptAnyServerCert::recording(provider.clone()));
     let config = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?
@@ -51,39 +47,11 @@ where
         .negotiated_cipher_suite()
         .map(|s| format!("{:?}", s.suite()))
         .unwrap_or_default();
-    let chain = recorder.chain.lock().map(|c| c.clone()).unwrap_or_default();
+    let chain = recorder.seen_chain();
     Ok(Handshake {
         stream,
         chain,
         protocol,
         cipher_suite,
     })
-}
-
-/// Accepts any certificate and remembers the chain.
-#[derive(Debug)]
-struct Recorder {
-    provider: Arc<CryptoProvider>,
-    chain: Mutex<Vec<CertificateDer<'static>>>,
-}
-
-impl ServerCertVerifier for Recorder {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        if let Ok(mut chain) = self.chain.lock() {
-            *chain = std::iter::once(end_entity)
-                .chain(intermediates)
-                .map(|c| c.clone().into_owned())
-                .collect();
-        }
-        Ok(ServerCertVerified::assertion())
-    }
-
-    crate::tls::signature_checks::provider_signature_checks!();
 }

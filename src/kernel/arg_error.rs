@@ -94,40 +94,32 @@ impl Received {
     }
 }
 
-fn message(path: &str, expected: &str, received: &str) -> String {
-    format!("{path} must be {expected}, received {received}")
+/// An argument error with `code`: `<path> must be <expected>, received <received>`.
+fn arg_error(code: &str, path: &str, expected: &str, received: &str) -> Error {
+    Error::coded(
+        code,
+        format!("{path} must be {expected}, received {received}"),
+    )
 }
 
 /// `ERR_INVALID_ARG_TYPE`: `path` must be `expected` (`a string`, `an object`, ...).
 pub(crate) fn type_error(path: &str, expected: &str, got: &Received) -> Error {
-    Error::coded(
-        codes::INVALID_ARG_TYPE,
-        message(path, expected, &got.describe()),
-    )
+    arg_error(codes::INVALID_ARG_TYPE, path, expected, &got.describe())
 }
 
 /// As [`type_error`] for a secret: only the type of what was given is shown.
 pub(crate) fn secret_type_error(path: &str, expected: &str, got: &Received) -> Error {
-    Error::coded(
-        codes::INVALID_ARG_TYPE,
-        message(path, expected, &got.kind()),
-    )
+    arg_error(codes::INVALID_ARG_TYPE, path, expected, &got.kind())
 }
 
 /// `ERR_INVALID_ARG_VALUE`: the right type with a value that is not accepted.
 pub(crate) fn value_error(path: &str, expected: &str, got: &Received) -> Error {
-    Error::coded(
-        codes::INVALID_ARG_VALUE,
-        message(path, expected, &got.describe()),
-    )
+    arg_error(codes::INVALID_ARG_VALUE, path, expected, &got.describe())
 }
 
 /// `ERR_OUT_OF_RANGE`: a number outside `expected`.
 pub(crate) fn range_error(path: &str, expected: &str, got: &Received) -> Error {
-    Error::coded(
-        codes::OUT_OF_RANGE,
-        message(path, expected, &got.describe()),
-    )
+    arg_error(codes::OUT_OF_RANGE, path, expected, &got.describe())
 }
 
 /// True for the codes of argument errors (they become `TypeError`/`RangeError` in JS).

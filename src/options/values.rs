@@ -131,6 +131,13 @@ mod tests {
         }
     }
 
+    /// The error `system_url` refuses `url` with, checked to be `ERR_INVALID_ARG_VALUE`.
+    fn refused(url: &str) -> Error {
+        let e = system_url(url).unwrap_err();
+        assert!(e.has_code(codes::INVALID_ARG_VALUE), "{url}");
+        e
+    }
+
     #[test]
     fn system_urls_accept_http_and_https_with_valid_ports() {
         for ok in [
@@ -157,8 +164,7 @@ mod tests {
             " https://sap.example.com",
             "https://",
         ] {
-            let e = system_url(bad).unwrap_err();
-            assert!(e.has_code(codes::INVALID_ARG_VALUE), "{bad}");
+            let e = refused(bad);
             assert!(
                 e.message.starts_with("connection.systemUrl must be"),
                 "{}",
@@ -179,8 +185,7 @@ mod tests {
             "https://DEVELOPER:S3cret-pw#1@127.0.0.1:1",
             "https://DEVELOPER:S3cret-pw?x@127.0.0.1/sap",
         ] {
-            let e = system_url(bad).unwrap_err();
-            assert!(e.has_code(codes::INVALID_ARG_VALUE), "{bad}");
+            let e = refused(bad);
             assert!(!e.message.contains("S3cret-pw"), "{}", e.message);
         }
         let e = system_url("https://u:S3cret-pw@sap.example.com").unwrap_err();

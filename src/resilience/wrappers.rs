@@ -15,17 +15,27 @@ pub(crate) type Relogon = Arc<dyn Fn() -> BoxFuture<bool> + Send + Sync>;
 /// "Probe, and re-logon if dead"; `true` when a dead session was revived.
 pub(crate) type Revive = Arc<dyn Fn() -> BoxFuture<bool> + Send + Sync>;
 
-/// Run `call`; after a logged-off error (or a result `logged_off_in_result` flags) and a
-/// successful `relogon`, run it once more.
-pub(crate) async fn with_relogon<T, F, Fut>(
-    relogon: Option<&Relogon>,
-    mut call: F,
-    logged_off_in_result: impl Fn(&T) -> bool,
-) -> Result<T>
+/// A call the wrappers can run again: each call of the closure starts a fresh attempt.
+pub(crate) trait Attempt<T>: FnMut() -> <Self as Attempt<T>>::Run {
+    /// One attempt's future.
+    type Run: Future<Output = Result<T>>;
+}
+
+impl<T, F, Fut> Attempt<T> for F
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T>>,
 {
+    type Run = Fut;
+}
+
+/// Run `call`; after a logged-off error (or a result `logged_off_in_result` flags) and a
+/// successful `relogon`, run it once more.
+pub(crate) async fn with_relogon<T>(
+    relogon: Option<&Relogon>,
+    mut call: impl Attempt<T>,
+    logged_off_in_result: impl Fn(&T) -> bool,
+) -> Result<T> {
     let first = call().await;
     let Some(relogon) = relogon else { return first };
     let retry = match &first {
@@ -40,37 +50,44 @@ where
 
 /// Run a write; on a write-session error, retry once if `revive` reports it revived a dead
 /// session. Other errors never trigger a probe.
-pub(crate) async fn with_write_retry<T, F, Fut>(revive: Option<&Revive>, mut run: F) -> Result<T>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T>>,
-{
+pub(crate) async fn with_write_retry<T>(
+    revive: Option<&Revive>,
+    mut run: impl Attempt<T>,
+) -> Result<T> {
     match run().await {
-        Err(e) if is_write_session_error(&e.message) => match revive {
-            Some(revive) if revive().await => run().await,
-            _ => Err(e),
-        },
+        Err(e) if is_write_session_error(&e.message) => {
+            if revived(revive).await {
+                run().await
+            } else {
+                Err(e)
+            }
+        }
         other => other,
     }
 }
 
 /// Run a search; if it found nothing and `revive` revived a dead session, search once more.
-pub(crate) async fn search_with_revive<T, F, Fut>(
+pub(crate) async fn search_with_revive<T>(
     revive: Option<&Revive>,
-    mut run: F,
+    mut run: impl Attempt<T>,
     is_empty: impl Fn(&T) -> bool,
-) -> Result<T>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<T>>,
-{
+) -> Result<T> {
     let first = run().await?;
     if !is_empty(&first) {
         return Ok(first);
     }
+    if revived(revive).await {
+        run().await
+    } else {
+        Ok(first)
+    }
+}
+
+/// `true` when there is a `revive` and it revived a dead session.
+async fn revived(revive: Option<&Revive>) -> bool {
     match revive {
-        Some(revive) if revive().await => run().await,
-        _ => Ok(first),
+        Some(revive) => revive().await,
+        None => false,
     }
 }
 
@@ -177,7 +194,7 @@ mod tests {
             "no probe for a deterministic error"
         );
         assert!(
-            with_write_retry::<(), _, _>(None, || async { Err(Error::new("HTTP 500")) })
+            with_write_retry::<()>(None, || async { Err(Error::new("HTTP 500")) })
                 .await
                 .is_err()
         );

@@ -3,6 +3,7 @@
 //! PKCS#12), the `JAVA_TOOL_OPTIONS` value that points adt-ls at it, and the localhost TLS
 //! reverse proxy (direct or via a forward proxy). Nothing here knows about N-API.
 
+pub(crate) mod accept_any;
 pub(crate) mod ca_file;
 pub(crate) mod cert;
 pub mod jks;

@@ -6,12 +6,10 @@
 //! Limitation (docs/wire.md#tls-proxy): rustls speaks only TLS 1.2/1.3 with ECDHE suites, so an SAP
 //! ICM that offers nothing but RSA key exchange or TLS 1.0/1.1 cannot be reached.
 
+use super::accept_any::AcceptAnyServerCert;
 use super::crypto_provider;
 use super::pem::{parse_certificates, parse_private_key};
 use crate::kernel::error::{codes, Error, Result};
-use rustls::client::danger::{ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::CryptoProvider;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{ClientConfig, RootCertStore};
 use std::sync::Arc;
 
@@ -58,7 +56,7 @@ pub(crate) fn upstream_client_config(
     let builder = if insecure {
         builder
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(AcceptAnyServerCert { provider }))
+            .with_custom_certificate_verifier(Arc::new(AcceptAnyServerCert::new(provider)))
     } else {
         builder.with_root_certificates(root_store(extra_ca_pems)?)
     };
@@ -94,26 +92,4 @@ fn root_store(extra_ca_pems: &[Vec<u8>]) -> Result<RootCertStore> {
 
 fn tls_config_error(e: rustls::Error) -> Error {
     Error::new(format!("TLS configuration failed: {e}"))
-}
-
-/// Accepts every server certificate, like Node's `rejectUnauthorized: false`. The
-/// handshake signature is still verified against the presented certificate's key.
-#[derive(Debug)]
-struct AcceptAnyServerCert {
-    provider: Arc<CryptoProvider>,
-}
-
-impl ServerCertVerifier for AcceptAnyServerCert {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    crate::tls::signature_checks::provider_signature_checks!();
 }

@@ -31,13 +31,9 @@ pub(crate) fn examine(bin: &Path, host: &HostEnv) -> (Value, Check) {
     let file = match std::fs::File::open(bin) {
         Ok(f) => f,
         Err(e) => {
-            return (
-                Value::Null,
-                Check::warn(
-                    verdict::ID,
-                    format!("cannot read {}: {e}", bin.display()),
-                    "make the adt-ls binary readable",
-                ),
+            return not_checked(
+                format!("cannot read {}: {e}", bin.display()),
+                "make the adt-ls binary readable",
             )
         }
     };
@@ -56,37 +52,27 @@ pub(crate) fn examine(bin: &Path, host: &HostEnv) -> (Value, Check) {
                 ),
             );
         }
-        Err(e) => {
-            return (
-                Value::Null,
-                Check::warn(
-                    verdict::ID,
-                    format!("{}: {e}", bin.display()),
-                    "reinstall SAP's ABAP extension",
-                ),
-            )
-        }
+        Err(e) => return not_checked(format!("{}: {e}", bin.display()), REINSTALL),
     };
     let (cfg, search) = search_config(host, bits, machine);
     let mut truncated = false;
     let bundle = walk::scan_bundle(bin.parent().unwrap_or(Path::new("/")), &mut truncated);
     let mut found = match walk::walk(bin, &bundle, &cfg) {
         Ok(w) => w,
-        Err(e) => {
-            return (
-                Value::Null,
-                Check::warn(
-                    verdict::ID,
-                    format!("{}: {e}", bin.display()),
-                    "reinstall SAP's ABAP extension",
-                ),
-            )
-        }
+        Err(e) => return not_checked(format!("{}: {e}", bin.display()), REINSTALL),
     };
     found.truncated |= truncated;
     let runtime = runtime_missing(bin, &cfg);
     let section = verdict::section(&bin.display().to_string(), &found, &runtime, search);
     (section, verdict::check(&found, &runtime))
+}
+
+/// The fix for a binary that cannot be read as ELF or walked.
+const REINSTALL: &str = "reinstall SAP's ABAP extension";
+
+/// No `libraries` section, and a warning with `message` and `fix`.
+fn not_checked(message: String, fix: &str) -> (Value, Check) {
+    (Value::Null, Check::warn(verdict::ID, message, fix))
 }
 
 /// The search inputs of this machine, and their summary for the report.
