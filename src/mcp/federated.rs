@@ -8,6 +8,7 @@
 //! such as `1e400`, nesting deeper than 128, an unpaired `\ud800` escape) falls through to
 //! `structuredContent` or the text.
 
+use crate::kernel::truthy::truthy;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -23,7 +24,7 @@ pub(crate) struct FederatedParsed {
 /// (non-objects behave like a result without fields, as `res?.x` does in JS).
 pub(crate) fn parse_federated(res: &Value) -> FederatedParsed {
     let text = first_text(res).unwrap_or_default().to_string();
-    let ok = !res.get("isError").is_some_and(is_truthy);
+    let ok = !res.get("isError").is_some_and(truthy);
     if !text.is_empty() {
         if let Ok(data) = serde_json::from_str::<Value>(&text) {
             return FederatedParsed { ok, data, text };
@@ -47,17 +48,6 @@ fn first_text(res: &Value) -> Option<&str> {
         _ => None,
     }?;
     first.get("text")?.as_str()
-}
-
-/// JavaScript truthiness of a JSON value.
-fn is_truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
-    }
 }
 
 #[cfg(test)]
