@@ -276,11 +276,10 @@ impl Client {
         let held = deferred::take();
         let touched = self.touch();
         let driver = self.inner.driver.clone();
-        let first = held
+        let mut first = held
             .is_none()
             .then(|| driver.request(method, params.clone(), timeout));
         let method = method.to_string();
-        let mut first = first;
         let attempt = move || {
             let attempt = first.take();
             let driver = driver.clone();
