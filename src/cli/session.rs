@@ -13,6 +13,7 @@ use crate::auth::strategy::{Kind, Logon, Strategy, TokenSource};
 use crate::client::{Client, ClientOptions, ConnectionOptions};
 use crate::discovery::DiscoverOptions;
 use crate::doctor::{adt_ls, report::Status as CheckStatus};
+use crate::driver::SessionHost;
 use crate::kernel::error::codes;
 use crate::kernel::host::HostEnv;
 use std::sync::Arc;
@@ -32,7 +33,10 @@ pub(crate) fn options(
     let mut opts = ClientOptions {
         adt_ls_path: settings.adt_ls_path.clone(),
         keep_alive: false,
-        host: Some(without_secrets(host)),
+        host: SessionHost {
+            env: Some(without_secrets(host)),
+            ..SessionHost::default()
+        },
         ..ClientOptions::default()
     };
     if let Some(ms) = common.out.timeout_ms {
@@ -129,7 +133,7 @@ fn strategy(settings: &Settings, host: &HostEnv) -> Result<Strategy, Failure> {
 pub(crate) async fn open(opts: ClientOptions) -> Result<Client, Failure> {
     let discover = DiscoverOptions {
         explicit_path: opts.adt_ls_path.clone(),
-        ..DiscoverOptions::from_host(opts.host.as_ref().unwrap_or(&HostEnv::from_os()))
+        ..DiscoverOptions::from_host(&opts.host.env_or_os())
     };
     match Client::create(opts).await {
         Ok(client) => Ok(client),

@@ -3,9 +3,8 @@
 //! environment for adt-ls).
 
 use crate::auth::Strategy;
-use crate::driver::{DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT};
+use crate::driver::{SessionHost, DEFAULT_REQUEST_TIMEOUT, DEFAULT_START_TIMEOUT};
 use crate::kernel::error::{Error, Result};
-use crate::kernel::host::HostEnv;
 use crate::mcp::lifecycle::DEFAULT_MCP_PORT;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -70,14 +69,8 @@ pub(crate) struct ClientOptions {
     pub request_timeout: Duration,
     pub mcp_timeout: Duration,
     pub logon_timeout: Duration,
-    /// The host state (`process.env`, temp dir, home, cwd); `None`: the OS's.
-    pub host: Option<HostEnv>,
-    /// `trace.file` (adt-ls-native): the redacted wire trace (docs/tracing.md); `None` falls
-    /// back to `ADT_LS_NATIVE_TRACE`.
-    pub trace_file: Option<PathBuf>,
-    /// Reads adt-ls's socket instead of a reader task (the JS thread under Node, Unix only).
-    #[cfg(unix)]
-    pub read_host: Option<Arc<dyn crate::lsp::ReadHost>>,
+    /// Host state, `trace.file` (adt-ls-native) and socket reader, handed to the driver.
+    pub host: SessionHost,
 }
 
 impl Default for ClientOptions {
@@ -96,10 +89,7 @@ impl Default for ClientOptions {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             mcp_timeout: crate::mcp::DEFAULT_TIMEOUT,
             logon_timeout: DEFAULT_LOGON_TIMEOUT,
-            host: None,
-            trace_file: None,
-            #[cfg(unix)]
-            read_host: None,
+            host: SessionHost::default(),
         }
     }
 }

@@ -10,7 +10,6 @@ use super::{Client, Inner};
 use crate::discovery::{self, DiscoverOptions};
 use crate::driver::{Driver, DriverOptions};
 use crate::kernel::error::Result;
-use crate::kernel::host::HostEnv;
 use crate::kernel::identity::ClientInfo;
 use crate::kernel::ids;
 use crate::kernel::log;
@@ -58,7 +57,7 @@ impl Made {
 
 pub(super) async fn create(opts: ClientOptions) -> Result<Client> {
     opts.validate()?;
-    let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
+    let host = opts.host.env_or_os();
     let bin = discovery::resolve_adt_ls_path(&DiscoverOptions {
         explicit_path: opts.adt_ls_path.clone(),
         ..DiscoverOptions::from_host(&host)
@@ -204,9 +203,6 @@ fn new_driver(
             client_info: ClientInfo::default(),
             request_timeout: opts.request_timeout,
             host: opts.host.clone(),
-            trace_file: opts.trace_file.clone(),
-            #[cfg(unix)]
-            read_host: opts.read_host.clone(),
         },
     );
     made.driver = Some(driver.clone());

@@ -7,11 +7,13 @@
 //! its exit status and last output (docs/decisions.md#d5-2).
 
 pub(crate) mod router;
+mod session_host;
 mod start;
+
+pub(crate) use session_host::SessionHost;
 
 use crate::kernel::error::{codes, Error, Result};
 use crate::kernel::future::BoxFuture;
-use crate::kernel::host::HostEnv;
 use crate::kernel::identity::ClientInfo;
 use crate::kernel::log;
 use crate::lsp::message::RawJson;
@@ -50,14 +52,8 @@ pub(crate) struct DriverOptions {
     pub client_info: ClientInfo,
     /// Bound on each LSP request unless the call gives its own.
     pub request_timeout: Duration,
-    /// The host state to use (environment, temp dir); `None`: the OS's at start time.
-    pub host: Option<HostEnv>,
-    /// `trace.file`: append a redacted wire trace of each session here (docs/tracing.md);
-    /// `None` falls back to `ADT_LS_NATIVE_TRACE` of the host environment.
-    pub trace_file: Option<PathBuf>,
-    /// Reads the socket instead of a reader task (the JS thread under Node, Unix only).
-    #[cfg(unix)]
-    pub read_host: Option<Arc<dyn crate::lsp::ReadHost>>,
+    /// Host state, trace file and socket reader.
+    pub host: SessionHost,
 }
 
 impl Default for DriverOptions {
@@ -68,10 +64,7 @@ impl Default for DriverOptions {
             extra_args: Vec::new(),
             client_info: ClientInfo::default(),
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
-            host: None,
-            trace_file: None,
-            #[cfg(unix)]
-            read_host: None,
+            host: SessionHost::default(),
         }
     }
 }

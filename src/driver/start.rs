@@ -36,7 +36,7 @@ impl Driver {
         made: &mut Made,
     ) -> Result<Session> {
         let opts = &self.inner.opts;
-        let host = opts.host.clone().unwrap_or_else(HostEnv::from_os);
+        let host = opts.host.env_or_os();
         let temp = crate::safe_fs::temp::trusted_temp_dir(&host)?;
         let socket_base = crate::process::pipe::socket_base(&temp, &host)?;
         super::sweep_stale_dirs(&[&temp, &socket_base]);
@@ -46,7 +46,7 @@ impl Driver {
         made.socket_dir = listener.dir().map(PathBuf::from);
         let child = self.spawn(&data_dir, &address, &host, made)?;
         #[cfg(unix)]
-        let fed = opts.read_host.is_some();
+        let fed = opts.host.read_host.is_some();
         #[cfg(not(unix))]
         let fed = false;
         let (transport, direct, pipe_guard) =
@@ -113,7 +113,7 @@ impl Driver {
             #[cfg(unix)]
             Transport::Fed { writer, read_side } => {
                 let (conn, feeder) = Connection::start_fed(writer, handlers, direct, tracer);
-                match &self.inner.opts.read_host {
+                match &self.inner.opts.host.read_host {
                     Some(host) => host.attach(read_side, feeder),
                     None => feeder.read_on_runtime(read_side),
                 }
@@ -214,7 +214,7 @@ async fn initialize(
 /// Open the session's wire trace when one is configured; a file that cannot be opened is
 /// logged and the session runs untraced (tracing never breaks the client).
 fn open_tracer(opts: &DriverOptions, host: &HostEnv) -> Option<Arc<Tracer>> {
-    let path = crate::trace::resolve_target(opts.trace_file.clone(), host)?;
+    let path = crate::trace::resolve_target(opts.host.trace_file.clone(), host)?;
     match Tracer::open(&path) {
         Ok(tracer) => Some(tracer),
         Err(e) => {

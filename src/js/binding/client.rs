@@ -237,11 +237,8 @@ fn client_options(
     env: &Env,
     opts: Option<Unknown>,
 ) -> std::result::Result<ClientOptions, EngineError> {
-    let host = crate::js::runtime::host::capture(env);
     let mut o = ClientOptions {
-        #[cfg(unix)]
-        read_host: crate::js::runtime::js_thread_reads::read_host(env, &host),
-        host: Some(host),
+        host: crate::js::runtime::host::session(env),
         ..ClientOptions::default()
     };
     let Some(obj) = checked::opt_object(env, opts, "opts")? else {
@@ -267,7 +264,7 @@ fn client_options(
         o.logon_timeout = ms;
     }
     o.connection = given.connection.map(connection);
-    o.trace_file = given.trace.map(|t| PathBuf::from(t.file));
+    o.host.trace_file = given.trace.map(|t| PathBuf::from(t.file));
     o.destination_id = given.destination_id;
     if let Some(port) = given.mcp_port {
         o.mcp_port = i64::from(port.0);

@@ -311,11 +311,8 @@ fn driver_options<'e>(
     opts: Option<Unknown<'e>>,
 ) -> std::result::Result<(String, DriverOptions, Handlers<'e>), EngineError> {
     let bin_path = checked::string(env, bin_path, "binPath")?;
-    let host = crate::js::runtime::host::capture(env);
     let mut options = DriverOptions {
-        #[cfg(unix)]
-        read_host: crate::js::runtime::js_thread_reads::read_host(env, &host),
-        host: Some(host),
+        host: crate::js::runtime::host::session(env),
         ..DriverOptions::default()
     };
     let Some(opts) = checked::opt_object(env, opts, "opts")? else {
@@ -337,7 +334,7 @@ fn driver_options<'e>(
     if let Some(ms) = given.request_timeout_ms {
         options.request_timeout = ms;
     }
-    options.trace_file = given.trace.map(|t| PathBuf::from(t.file));
+    options.host.trace_file = given.trace.map(|t| PathBuf::from(t.file));
     let handlers = given.request_handlers.map(|h| h.0).unwrap_or_default();
     Ok((bin_path, options, handlers))
 }
