@@ -333,16 +333,10 @@ fn semantic_args(
         }
     };
     let legend_obj = checked::object(env, legend, "legend")?;
-    let token_types = checked::opt_strings(
-        env,
-        checked::property(&legend_obj, "tokenTypes"),
-        "legend.tokenTypes",
-    )?;
-    let token_modifiers = checked::opt_strings(
-        env,
-        checked::property(&legend_obj, "tokenModifiers"),
-        "legend.tokenModifiers",
-    )?;
+    let names = |key: &str| {
+        Option::<Vec<String>>::from_property(env, &legend_obj, key, &format!("legend.{key}"))
+    };
+    let (token_types, token_modifiers) = (names("tokenTypes")?, names("tokenModifiers")?);
     let legend = Legend {
         token_types: token_types.unwrap_or_default(),
         token_modifiers: token_modifiers.unwrap_or_default(),

@@ -5,6 +5,7 @@
 use super::driver::AdtLsDriver;
 use crate::js::runtime::callback::JsCallback;
 use crate::js::runtime::checked;
+use crate::js::runtime::option_types::FromJs;
 use crate::js::runtime::values;
 use crate::kernel::error::{Error as EngineError, Result as EngineResult};
 use crate::kernel::future::BoxFuture;
@@ -40,11 +41,7 @@ pub fn from_js(env: &Env, value: Option<Unknown>) -> EngineResult<Arc<dyn LspReq
         }
     }
     let obj = checked::object(env, value, "driver")?;
-    let send = checked::function(
-        env,
-        checked::property(&obj, "sendRequest"),
-        "driver.sendRequest",
-    )?;
+    let send = Function::from_property(env, &obj, "sendRequest", "driver.sendRequest")?;
     let bound = send.bind(obj).map_err(internal)?;
     Ok(Arc::new(JsRequester(
         JsCallback::new(env, bound).map_err(internal)?,
