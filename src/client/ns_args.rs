@@ -1,7 +1,7 @@
 //! Option readers shared by the namespace methods, with the JavaScript semantics the
 //! reference relies on: `opts.x ?? default` (absent and `null` take the default), truthiness,
-//! copying a caller's value through untouched, and printing a number the way a JS template
-//! literal does.
+//! copying a caller's value through untouched, printing a number the way a JS template
+//! literal does, and listing names the way the reference's "not found" messages do.
 
 use crate::kernel::error::Result;
 use crate::kernel::truthy::truthy;
@@ -83,6 +83,15 @@ pub(super) fn js_number(n: f64) -> Value {
         serde_json::Number::from_f64(n)
             .map(Value::Number)
             .unwrap_or(Value::Null)
+    }
+}
+
+/// Names as the reference's "not found" messages list them: comma-separated, `(none)` when
+/// there are none.
+pub(super) fn listed(names: &[String]) -> String {
+    match names {
+        [] => "(none)".to_string(),
+        _ => names.join(", "),
     }
 }
 

@@ -6,7 +6,7 @@
 
 use super::word::{find_in_source, locate};
 use crate::client::args::{invalid, Args};
-use crate::client::ns_args::js_number;
+use crate::client::ns_args::{js_number, listed};
 use crate::client::Client;
 use crate::kernel::error::{Error, Result};
 use serde_json::{json, Value};
@@ -150,11 +150,7 @@ fn not_found(symbol: &str, symbols: &[Value]) -> Error {
     let mut all = Vec::new();
     names(symbols, &mut all);
     all.truncate(MAX_LISTED_SYMBOLS);
-    let listed = if all.is_empty() {
-        "(none)".to_string()
-    } else {
-        all.join(", ")
-    };
+    let listed = listed(&all);
     Error::new(format!(
         "Symbol \"{symbol}\" not found in the outline or source. Declared symbols: {listed}. For CDS, pass explicit 1-based line + character instead."
     ))

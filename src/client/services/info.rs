@@ -8,6 +8,7 @@
 
 use super::{binding_name, details_of, fetch_services};
 use crate::client::args::{self, Args};
+use crate::client::ns_args::listed;
 use crate::client::resolve::{resolve_aff_uri, ObjectRef};
 use crate::client::tool_call::{self, check};
 use crate::client::Client;
@@ -77,11 +78,7 @@ fn pick_service<'a>(
     };
     exact.or_else(loose).ok_or_else(|| {
         let available: Vec<String> = services.iter().filter_map(name_of).collect();
-        let listed = if available.is_empty() {
-            "(none)".to_string()
-        } else {
-            available.join(", ")
-        };
+        let listed = listed(&available);
         Error::new(format!(
             "Service {wanted} not found in binding {binding}. Available services: {listed}."
         ))
