@@ -34,10 +34,10 @@ pub(super) async fn call(client: &Client, tool: &str, args: Value) -> Result<Fed
 pub(super) async fn call_checked(
     client: &Client,
     tool: &str,
-    args: Value,
+    args: impl Into<Value>,
     failed: &str,
 ) -> Result<Value> {
-    let parsed = call(client, tool, args).await?;
+    let parsed = call(client, tool, args.into()).await?;
     check(parsed, failed).map_err(|e| e.with_detail("tool", tool))
 }
 

@@ -48,13 +48,8 @@ pub(crate) async fn create(me: Client, a: Args) -> Result<Value> {
     let opts = args::object(&a, 0, "args")?;
     let mut tool_args = creation_args(&dest, &opts);
     or_empty(&mut tool_args, &opts, &["transportRequestNumber"]);
-    let data = call_checked(
-        &me,
-        "abap_creation-create_object",
-        Value::Object(tool_args),
-        "create_object failed",
-    )
-    .await?;
+    let tool = "abap_creation-create_object";
+    let data = call_checked(&me, tool, tool_args, "create_object failed").await?;
     let mut out = Map::new();
     for key in ["message", "filePath"] {
         if let Some(v) = data.get(key) {
@@ -68,27 +63,17 @@ pub(crate) async fn create(me: Client, a: Args) -> Result<Value> {
 pub(crate) async fn validate(me: Client, a: Args) -> Result<Value> {
     let dest = me.begin()?;
     let opts = args::object(&a, 0, "args")?;
-    let tool_args = Value::Object(creation_args(&dest, &opts));
-    call_checked(
-        &me,
-        "abap_creation-run_validation",
-        tool_args,
-        "run_validation failed",
-    )
-    .await
+    let tool_args = creation_args(&dest, &opts);
+    let tool = "abap_creation-run_validation";
+    call_checked(&me, tool, tool_args, "run_validation failed").await
 }
 
 /// `runUnitTests(ref)`: the tool with `{uris: [uri]}` only; a plain-text answer becomes
 /// `{message}`.
 pub(crate) async fn run_unit_tests(me: Client, a: Args) -> Result<Value> {
     let uri = resolve_target(&me, &a).await?.uri;
-    let data = call_checked(
-        &me,
-        "abap_run_unit_tests",
-        json!({"uris": [uri]}),
-        "run_unit_tests failed",
-    )
-    .await?;
+    let tool = "abap_run_unit_tests";
+    let data = call_checked(&me, tool, json!({"uris": [uri]}), "run_unit_tests failed").await?;
     Ok(match data {
         Value::String(message) => json!({"message": message}),
         other => other,
@@ -107,13 +92,8 @@ pub(crate) async fn generate(me: Client, a: Args) -> Result<Value> {
         "referencedObjectName",
     ];
     or_empty(&mut tool_args, &opts, &optional);
-    call_checked(
-        &me,
-        "abap_generators-generate_objects",
-        Value::Object(tool_args),
-        "generate_objects failed",
-    )
-    .await
+    let tool = "abap_generators-generate_objects";
+    call_checked(&me, tool, tool_args, "generate_objects failed").await
 }
 
 /// A tool whose only argument is the destination.
@@ -159,13 +139,8 @@ pub(crate) async fn get_object_type_details(me: Client, a: Args) -> Result<Value
     let (mut tool_args, opts) =
         lookup_args(&me, &a, "objectType", "lifecycle.getObjectTypeDetails")?;
     tool_args.insert("name".into(), or(&opts, "name", json!(PLACEHOLDER_NAME)));
-    call_checked(
-        &me,
-        "abap_creation-get_object_type_details",
-        Value::Object(tool_args),
-        "get_object_type_details failed",
-    )
-    .await
+    let tool = "abap_creation-get_object_type_details";
+    call_checked(&me, tool, tool_args, "get_object_type_details failed").await
 }
 
 /// `getGeneratorSchema(generatorId, {packageName?, referencedObjectType?,
@@ -179,13 +154,8 @@ pub(crate) async fn get_generator_schema(me: Client, a: Args) -> Result<Value> {
     );
     let optional = ["referencedObjectType", "referencedObjectName"];
     or_empty(&mut tool_args, &opts, &optional);
-    call_checked(
-        &me,
-        "abap_generators-get_schema",
-        Value::Object(tool_args),
-        "get_schema failed",
-    )
-    .await
+    let tool = "abap_generators-get_schema";
+    call_checked(&me, tool, tool_args, "get_schema failed").await
 }
 
 #[cfg(test)]

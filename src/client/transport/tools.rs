@@ -79,10 +79,11 @@ pub(crate) async fn create(me: Client, a: Args) -> Result<Value> {
         "objectName",
         "objectType",
     ];
+    let tool_args = destination_args(&dest, &opts, &keys);
     call_checked(
         &me,
         "abap_transport-create",
-        Value::Object(destination_args(&dest, &opts, &keys)),
+        tool_args,
         "create_transport failed",
     )
     .await
@@ -134,13 +135,8 @@ pub(crate) async fn get_diff(me: Client, a: Args) -> Result<Value> {
     if let Some(c) = cursor {
         tool_args.insert("cursor".into(), c);
     }
-    call_checked(
-        &me,
-        "abap_transport-unifiedDifference",
-        Value::Object(tool_args),
-        "transport unifiedDifference failed",
-    )
-    .await
+    let tool = "abap_transport-unifiedDifference";
+    call_checked(&me, tool, tool_args, "transport unifiedDifference failed").await
 }
 
 #[cfg(test)]
