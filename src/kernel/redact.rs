@@ -6,11 +6,38 @@
 //! or not (`connection.systemUrl` refuses them, but a relayed adt-ls line may still carry one).
 
 use regex::Regex;
+use std::ops::Deref;
 use std::sync::{Mutex, OnceLock};
 
 const MASK: &str = "***";
 /// Very short strings would mask unrelated text; secrets shorter than this are not tracked.
 const MIN_SECRET_LEN: usize = 3;
+
+/// A secret held in a struct (a private key, a keystore password): its `Debug` is
+/// `<redacted>`, so the struct can derive `Debug` and never print it; the value reads through
+/// `Deref`.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub(crate) struct Hidden<T>(pub T);
+
+impl<T> std::fmt::Debug for Hidden<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+impl<T> From<T> for Hidden<T> {
+    fn from(value: T) -> Self {
+        Hidden(value)
+    }
+}
+
+impl<T> Deref for Hidden<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 fn registry() -> &'static Mutex<Vec<String>> {
     static SECRETS: OnceLock<Mutex<Vec<String>>> = OnceLock::new();
@@ -58,6 +85,25 @@ pub(crate) fn redact(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hidden_secret_never_shows_in_debug() {
+        #[derive(Debug)]
+        struct Key {
+            name: &'static str,
+            pem: Hidden<String>,
+        }
+        let key = Key {
+            name: "proxy",
+            pem: Hidden("-----BEGIN PRIVATE KEY----- s3cr3t".to_string()),
+        };
+        let shown = format!("{key:?}");
+        assert_eq!(shown, r#"Key { name: "proxy", pem: <redacted> }"#);
+        assert!(
+            key.pem.contains("s3cr3t"),
+            "the value still reads through Deref"
+        );
+    }
 
     #[test]
     fn registered_secrets_are_masked() {

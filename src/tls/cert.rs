@@ -7,6 +7,7 @@
 //! (`BEGIN PRIVATE KEY`), like modern OpenSSL writes.
 
 use crate::kernel::error::{Error, Result};
+use crate::kernel::redact::Hidden;
 use rcgen::{CertificateParams, DistinguishedName, DnType, KeyPair, SanType};
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -15,20 +16,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub(crate) const LOCALHOST_CERT_DAYS: u64 = 825;
 
 /// A certificate and its private key, both PEM.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(crate) struct LocalhostCert {
     pub cert_pem: String,
     /// PKCS#8 PEM. Never logged.
-    pub key_pem: String,
-}
-
-impl std::fmt::Debug for LocalhostCert {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LocalhostCert")
-            .field("cert_pem", &self.cert_pem)
-            .field("key_pem", &"<redacted>")
-            .finish()
-    }
+    pub key_pem: Hidden<String>,
 }
 
 /// Generate a fresh self-signed `CN=localhost` certificate valid for 825 days from today.
@@ -49,7 +41,7 @@ pub(crate) fn generate_localhost_cert() -> Result<LocalhostCert> {
     let cert = params.self_signed(&key).map_err(cert_error)?;
     Ok(LocalhostCert {
         cert_pem: cert.pem(),
-        key_pem: key.serialize_pem(),
+        key_pem: Hidden(key.serialize_pem()),
     })
 }
 

@@ -26,6 +26,7 @@ use super::upstream_tls::ClientCertPem;
 use super::{crypto_provider, pem};
 use crate::kernel::error::{Error, Result};
 use crate::kernel::log;
+use crate::kernel::redact::Hidden;
 use rustls::ServerConfig;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,7 +51,7 @@ pub(crate) const MAX_CONNECTIONS: usize = 128;
 pub(crate) struct ProxyOptions {
     /// The listener's certificate (PEM, e.g. the `CN=localhost` one) and its key.
     pub cert_pem: String,
-    pub key_pem: String,
+    pub key_pem: Hidden<String>,
     pub target: ProxyTarget,
     /// Skip upstream certificate verification (default true, as the reference).
     pub insecure_upstream: bool,
@@ -72,7 +73,7 @@ impl ProxyOptions {
     /// Defaults: insecure upstream, bind 127.0.0.1, direct mode, no client certificate.
     pub(crate) fn new(
         cert_pem: impl Into<String>,
-        key_pem: impl Into<String>,
+        key_pem: impl Into<Hidden<String>>,
         target: ProxyTarget,
     ) -> Self {
         ProxyOptions {
@@ -93,7 +94,7 @@ impl std::fmt::Debug for ProxyOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProxyOptions")
             .field("cert_pem", &self.cert_pem)
-            .field("key_pem", &"<redacted>")
+            .field("key_pem", &self.key_pem)
             .field("target", &self.target)
             .field("insecure_upstream", &self.insecure_upstream)
             .field("extra_ca_pems", &self.extra_ca_pems.len())

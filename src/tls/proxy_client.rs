@@ -12,6 +12,7 @@ use super::private_file::write_private_file;
 use super::truststore::hotspot_quote;
 use super::upstream_tls::ClientCertPem;
 use crate::kernel::error::{Error, Result};
+use crate::kernel::redact::Hidden;
 use p12_keystore::{Certificate, KeyStore, KeyStoreEntry, PrivateKey, PrivateKeyChain};
 use rcgen::{
     CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, KeyPair, KeyUsagePurpose,
@@ -96,7 +97,7 @@ const KEYSTORE_ITERATIONS: u32 = 1000;
 const CLIENT_CN: &str = "adt-ls-native proxy client";
 
 /// The client identity of one run.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(crate) struct ProxyClientIdentity {
     /// The certificate the proxy accepts (and nothing else).
     pub cert_der: CertificateDer<'static>,
@@ -105,16 +106,7 @@ pub(crate) struct ProxyClientIdentity {
     /// `<work_dir>/proxy-client.p12`.
     pub keystore_path: PathBuf,
     /// Random keystore password (registered for redaction; never logged).
-    password: String,
-}
-
-impl std::fmt::Debug for ProxyClientIdentity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ProxyClientIdentity")
-            .field("keystore_path", &self.keystore_path)
-            .field("password", &"<redacted>")
-            .finish()
-    }
+    password: Hidden<String>,
 }
 
 impl ProxyClientIdentity {
@@ -125,7 +117,7 @@ impl ProxyClientIdentity {
         format!(
             "{} -Djavax.net.ssl.keyStorePassword={} -Djavax.net.ssl.keyStoreType=PKCS12",
             hotspot_quote(&store),
-            self.password
+            self.password.as_str()
         )
     }
 
@@ -171,7 +163,7 @@ pub(crate) fn write_proxy_client_identity(work_dir: &Path) -> Result<ProxyClient
         cert_der,
         pem: ClientCertPem::new(cert.pem(), key.serialize_pem()),
         keystore_path,
-        password,
+        password: Hidden(password),
     })
 }
 

@@ -48,6 +48,16 @@ async fn get_hello(port: u16, identity: Option<&ClientCertPem>) -> Result<String
     }
 }
 
+#[test]
+fn the_identity_debug_shows_neither_password_nor_key() {
+    let dir = TempDir::new("identity-debug");
+    let identity = write_proxy_client_identity(dir.path()).unwrap();
+    let shown = format!("{identity:?}");
+    assert!(!shown.contains(identity.password()));
+    assert!(!shown.contains("PRIVATE KEY"));
+    assert!(shown.contains("<redacted>"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_the_pinned_identity_gets_through() {
     bounded(async {

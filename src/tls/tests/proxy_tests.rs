@@ -480,13 +480,17 @@ async fn bind_host_is_configurable_and_bad_material_is_rejected() {
             start_proxy(local_https(9), |o| o.bind_host = "localhost".into()).await;
         proxy.close().await;
         let cert = generate_localhost_cert().unwrap();
-        let opts = ProxyOptions::new(cert.cert_pem.clone(), "no key here", local_https(9));
+        let opts = ProxyOptions::new(
+            cert.cert_pem.clone(),
+            "no key here".to_string(),
+            local_https(9),
+        );
         let err = start_tls_reverse_proxy(opts).await.unwrap_err();
         assert_eq!(err.message, "proxy key: no private key found");
         let mut opts =
             ProxyOptions::new(cert.cert_pem.clone(), cert.key_pem.clone(), local_https(9));
         assert!(
-            !format!("{opts:?}").contains(&cert.key_pem),
+            !format!("{opts:?}").contains(cert.key_pem.as_str()),
             "Debug leaks the key"
         );
         opts.client_cert = Some(ClientCertPem::new(
