@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { ROOT } from './helpers.mjs';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const table = readFileSync(join(ROOT, 'src', 'doctor', 'libraries', 'packages.rs'), 'utf8');
+const table = readFileSync(join(ROOT, 'src', 'doctor', 'libraries', 'packages.tsv'), 'utf8');
 const verdict = readFileSync(join(ROOT, 'src', 'doctor', 'libraries', 'verdict.rs'), 'utf8');
-const debianOf = new Map([...table.matchAll(/\("([^"]+)", "([^"]+)", "([^"]+)"\)/g)].map((m) => [m[1], m[2]]));
+const debianOf = new Map([...table.matchAll(/^([^#\t\n]+)\t([^\t\n]+)\t([^\t\n]+)$/gm)].map((m) => [m[1], m[2]]));
 
 function dockerfile() {
   const section = readme.slice(readme.indexOf('## Run in a container'));
@@ -29,7 +29,7 @@ test('the Dockerfile installs Debian packages of the doctor table, on a slim Deb
   const packages = install[1].replace(/\\\n/g, ' ').split(/\s+/).filter(Boolean);
   const known = new Set(debianOf.values());
   assert.ok(debianOf.size > 40, `only ${debianOf.size} table rows parsed`);
-  for (const p of packages.filter((p) => p !== 'ca-certificates')) assert.ok(known.has(p), `${p} is not a Debian package of src/doctor/libraries/packages.rs`);
+  for (const p of packages.filter((p) => p !== 'ca-certificates')) assert.ok(known.has(p), `${p} is not a Debian package of src/doctor/libraries/packages.tsv`);
   const runtime = [...verdict.matchAll(/RuntimeLoaded \{\s*name: "([^"]+)"/g)].map((m) => m[1]);
   assert.ok(runtime.length >= 2, 'no run-time loads parsed');
   for (const lib of [...runtime, 'libX11.so.6', 'libXtst.so.6', 'libXi.so.6', 'libXrender.so.1', 'libXext.so.6', 'libfreetype.so.6', 'libasound.so.2']) {
