@@ -286,6 +286,15 @@ mod tests {
         touch(&root.join(folder).join("adt-ls").join(LINUX_SUB))
     }
 
+    /// A temp dir whose `ext` folder holds an install of each of `folders`; the binaries, in
+    /// that order.
+    fn installed(folders: &[&str]) -> (TempDir, PathBuf, Vec<PathBuf>) {
+        let tmp = TempDir::new();
+        let ext = tmp.path().join("ext");
+        let bins = folders.iter().map(|f| install(&ext, f)).collect();
+        (tmp, ext, bins)
+    }
+
     /// Linux x64 options with no process state leaking in.
     fn linux_opts(tmp: &TempDir) -> DiscoverOptions {
         DiscoverOptions {
@@ -480,16 +489,16 @@ mod tests {
     // discovery.test.ts: the newest extension among two in one dir.
     #[test]
     fn newest_extension_in_one_dir() {
-        let tmp = TempDir::new();
-        let ext = tmp.path().join("ext");
-        install(&ext, "sapse.adt-vscode-1.0.1-linux-x64");
-        let newer = install(&ext, "sapse.adt-vscode-1.1.2-linux-x64");
+        let (tmp, ext, bins) = installed(&[
+            "sapse.adt-vscode-1.0.1-linux-x64",
+            "sapse.adt-vscode-1.1.2-linux-x64",
+        ]);
         let opts = DiscoverOptions {
             extensions_dir: Some(ext),
             extensions_dirs: None,
             ..linux_opts(&tmp)
         };
-        assert_eq!(resolved(&opts), newer);
+        assert_eq!(resolved(&opts), bins[1]);
     }
 
     // discovery.test.ts: the second of two extension dirs is scanned.
@@ -596,13 +605,13 @@ mod tests {
 
     #[test]
     fn numeric_ordering_ten_beats_nine_beats_one() {
-        let tmp = TempDir::new();
-        let ext = tmp.path().join("ext");
-        install(&ext, "sapse.adt-vscode-1.1.2-linux-x64");
-        install(&ext, "sapse.adt-vscode-1.9.0-linux-x64");
-        let ten = install(&ext, "sapse.adt-vscode-1.10.0-linux-x64");
+        let (tmp, ext, bins) = installed(&[
+            "sapse.adt-vscode-1.1.2-linux-x64",
+            "sapse.adt-vscode-1.9.0-linux-x64",
+            "sapse.adt-vscode-1.10.0-linux-x64",
+        ]);
         let opts = with_roots(&tmp, vec![ext.clone()]);
-        assert_eq!(resolved(&opts), ten);
+        assert_eq!(resolved(&opts), bins[2]);
         fs::remove_dir_all(ext.join("sapse.adt-vscode-1.10.0-linux-x64")).unwrap();
         assert!(resolve_adt_ls_path(&opts)
             .unwrap()
@@ -611,21 +620,21 @@ mod tests {
 
     #[test]
     fn upper_case_folders_match_and_bad_names_are_ignored() {
-        let tmp = TempDir::new();
-        let ext = tmp.path().join("ext");
-        let upper = install(&ext, "SAPSE.ADT-VSCODE-1.1.2-LINUX-X64");
-        for bad in [
+        let (tmp, ext, bins) = installed(&[
+            "SAPSE.ADT-VSCODE-1.1.2-LINUX-X64",
             "sapse.adt-vscode-9.9",
             "sapse.adt-vscode-9.9.9x",
             "sapse.adt-vscode-9.9.9.1",
             "sapse.adt-vscode-latest",
             "xsapse.adt-vscode-9.9.9",
             "sapse_adt-vscode-9.9.9",
-        ] {
-            install(&ext, bad);
-        }
+        ]);
         let opts = with_roots(&tmp, vec![ext]);
-        assert_eq!(resolved(&opts), upper);
+        assert_eq!(
+            resolved(&opts),
+            bins[0],
+            "the upper-case folder, not one of the bad names"
+        );
     }
 
     #[test]
@@ -673,13 +682,13 @@ mod tests {
 
     #[test]
     fn equal_versions_break_ties_on_the_name() {
-        let tmp = TempDir::new();
-        let ext = tmp.path().join("ext");
-        install(&ext, "sapse.adt-vscode-1.1.2-darwin-arm64");
-        let linux = install(&ext, "sapse.adt-vscode-1.1.2-linux-x64");
-        install(&ext, "sapse.adt-vscode-1.1.2");
+        let (tmp, ext, bins) = installed(&[
+            "sapse.adt-vscode-1.1.2-darwin-arm64",
+            "sapse.adt-vscode-1.1.2-linux-x64",
+            "sapse.adt-vscode-1.1.2",
+        ]);
         let opts = with_roots(&tmp, vec![ext]);
-        assert_eq!(resolved(&opts), linux);
+        assert_eq!(resolved(&opts), bins[1]);
     }
 
     #[test]
