@@ -37,7 +37,6 @@ pub(crate) use args::Args;
 #[cfg(not(test))] // the binding's, which `cargo test` does not build
 pub(crate) use navigation::{TokensReply, SEMANTIC_TOKENS_METHOD};
 pub(crate) use options::{ClientOptions, ConnectionOptions, Probe};
-pub(crate) use state::Health;
 
 use crate::driver::Driver;
 use crate::kernel::error::{Error, Result};
@@ -151,8 +150,9 @@ impl Client {
         }
     }
 
-    /// `health()`: synchronous.
-    pub(crate) fn health(&self) -> Health {
+    /// `health()`, synchronous: the `ClientHealth` object as JS sees it (`adtLsName` and
+    /// `adtLsVersion` absent when adt-ls did not report them or after `dispose()`).
+    pub(crate) fn health(&self) -> Value {
         let state = &self.inner.state;
         let connected = state.connected();
         let alive = !state.is_disposed();
@@ -163,14 +163,25 @@ impl Client {
                 .and_then(Value::as_str)
                 .map(str::to_string)
         };
-        Health {
-            connected,
-            backend_live: connected && state.backend_live(),
-            destination: self.inner.destination.clone().unwrap_or_default(),
-            adt_ls_name: server("name"),
-            adt_ls_version: server("version"),
-            mcp_port: self.inner.mcp_port,
+        let reported = [
+            ("adtLsName", server("name")),
+            ("adtLsVersion", server("version")),
+        ];
+        let mut health = serde_json::Map::new();
+        health.insert("connected".into(), connected.into());
+        health.insert(
+            "backendLive".into(),
+            (connected && state.backend_live()).into(),
+        );
+        let destination = self.inner.destination.clone().unwrap_or_default();
+        health.insert("destination".into(), destination.into());
+        for (key, value) in reported {
+            if let Some(v) = value {
+                health.insert(key.into(), v.into());
+            }
         }
+        health.insert("mcpPort".into(), self.inner.mcp_port.into());
+        Value::Object(health)
     }
 
     /// Record a user call; the disposed error after dispose.

@@ -1,5 +1,5 @@
 //! What the client knows about itself: connected, backend live, disposed, the last user
-//! activity (for the keep-alive), and the `health()` snapshot built from it. A change of
+//! activity (for the keep-alive): the flags `health()` reports. A change of
 //! `connected` / `backendLive` (as `health()` reports them) is emitted as a `health` event.
 
 use super::events::{ClientEvent, EventBus, HealthFlags};
@@ -8,16 +8,6 @@ use std::time::Instant;
 
 pub(crate) const DISPOSED: &str = "AdtLsClient is disposed.";
 pub(crate) const NO_DESTINATION: &str = "No ABAP destination is connected.";
-
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Health {
-    pub connected: bool,
-    pub backend_live: bool,
-    pub destination: String,
-    pub adt_ls_name: Option<String>,
-    pub adt_ls_version: Option<String>,
-    pub mcp_port: i64,
-}
 
 #[derive(Debug)]
 struct Flags {

@@ -7,7 +7,7 @@
 use super::types::options::{Connection, CreateAdtLs, KeepAliveChoice};
 use crate::client::registry::render::CallOptionsAt;
 use crate::client::{
-    Args, Client, ClientOptions, ConnectionOptions, Health, Probe, SEMANTIC_TOKENS_METHOD,
+    Args, Client, ClientOptions, ConnectionOptions, Probe, SEMANTIC_TOKENS_METHOD,
 };
 use crate::js::runtime::cancel::{self, MethodCallOptions};
 use crate::js::runtime::checked;
@@ -100,7 +100,7 @@ fn build(env: &Env, client: Client) -> Result<Object<'_>> {
     let for_health = client.clone();
     let events_of = client.clone();
     let health = env.create_function_from_closure::<(), Json, _>("health", move |_| {
-        Ok(Json(Some(health_json(&for_health.health()))))
+        Ok(Json(Some(for_health.health())))
     })?;
     root.set_named_property("health", health)?;
     let dispose =
@@ -212,21 +212,6 @@ fn method_result(
         }
         value => values::json_value(env, value),
     }
-}
-
-fn health_json(h: &Health) -> Value {
-    let mut out = serde_json::Map::new();
-    out.insert("connected".into(), Value::Bool(h.connected));
-    out.insert("backendLive".into(), Value::Bool(h.backend_live));
-    out.insert("destination".into(), Value::String(h.destination.clone()));
-    if let Some(n) = &h.adt_ls_name {
-        out.insert("adtLsName".into(), Value::String(n.clone()));
-    }
-    if let Some(v) = &h.adt_ls_version {
-        out.insert("adtLsVersion".into(), Value::String(v.clone()));
-    }
-    out.insert("mcpPort".into(), Value::from(h.mcp_port));
-    Value::Object(out)
 }
 
 /// `CreateAdtLsOptions` to engine options: read through its declaration
