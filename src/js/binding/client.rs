@@ -223,7 +223,7 @@ fn client_options(
     opts: Option<Unknown>,
 ) -> std::result::Result<ClientOptions, EngineError> {
     let mut o = ClientOptions {
-        host: crate::js::runtime::host::session(env),
+        host: super::driver::session_host(env),
         ..ClientOptions::default()
     };
     let Some(obj) = checked::opt_object(env, opts, "opts")? else {

@@ -4,7 +4,7 @@
 use super::types::options::{ClientIdentity, DriverOpts};
 use crate::auth::proxy_url::user_request_handler;
 use crate::driver::router::ServerRequestHandler;
-use crate::driver::{Driver, DriverOptions, DEFAULT_START_TIMEOUT};
+use crate::driver::{Driver, DriverOptions, SessionHost, DEFAULT_START_TIMEOUT};
 use crate::js::runtime::callback::JsCallback;
 use crate::js::runtime::cancel;
 use crate::js::runtime::checked;
@@ -304,6 +304,18 @@ impl AdtLsDriver {
 
 type Handlers<'e> = Vec<(String, Function<'e, Unknown<'e>, Unknown<'e>>)>;
 
+/// The session host of a driver or client started from this JS thread: the host state now
+/// and, on Unix, the JS thread as the socket reader.
+pub(super) fn session_host(env: &Env) -> SessionHost {
+    let host = crate::js::runtime::host::capture(env);
+    SessionHost {
+        #[cfg(unix)]
+        read_host: crate::js::runtime::js_thread_reads::read_host(env, &host),
+        env: Some(host),
+        trace_file: None,
+    }
+}
+
 /// The constructor's arguments, checked: `binPath` and `AdtLsDriverOptions`.
 fn driver_options<'e>(
     env: &Env,
@@ -312,7 +324,7 @@ fn driver_options<'e>(
 ) -> std::result::Result<(String, DriverOptions, Handlers<'e>), EngineError> {
     let bin_path = checked::string(env, bin_path, "binPath")?;
     let mut options = DriverOptions {
-        host: crate::js::runtime::host::session(env),
+        host: session_host(env),
         ..DriverOptions::default()
     };
     let Some(opts) = checked::opt_object(env, opts, "opts")? else {

@@ -3,7 +3,6 @@
 //! JS code sees (under Bun, `process.env` assignments never reach the C environment).
 
 use super::call;
-use crate::driver::SessionHost;
 use crate::kernel::host::HostEnv;
 use napi::bindgen_prelude::*;
 use napi::JsValue;
@@ -45,18 +44,6 @@ pub fn capture(env: &Env) -> HostEnv {
         }
     }
     host
-}
-
-/// The session host of a driver or client started from this JS thread: the host state now
-/// and, on Unix, the JS thread as the socket reader.
-pub fn session(env: &Env) -> SessionHost {
-    let host = capture(env);
-    SessionHost {
-        #[cfg(unix)]
-        read_host: super::js_thread_reads::read_host(env, &host),
-        env: Some(host),
-        trace_file: None,
-    }
 }
 
 /// Run `hook` when the JS process exits (`process.on('exit')`), which also covers
