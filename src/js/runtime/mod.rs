@@ -31,3 +31,4 @@ pub(super) mod timeouts;
 #[cfg(unix)]
 pub(super) mod uv_poll;
 pub(super) mod values;
+pub(super) mod wake_queue;

@@ -10,20 +10,16 @@
 //! delivered, so a flood stops being read instead of filling the queue ([`crate::bounds::backlog`]).
 
 use super::raw_ref::RawRef;
+use super::wake_queue::WakeQueue;
 use super::{call, callback, json};
-use crate::bounds::backlog::{self, Charge};
 use crate::kernel::log;
 use napi::bindgen_prelude::*;
 use napi::sys;
-use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::JsValue;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-
-type Pump = ThreadsafeFunction<(), (), (), Status, false, true>;
+use std::sync::Arc;
 
 /// What a target is sent.
 pub enum Message {
@@ -35,26 +31,8 @@ pub enum Message {
     Close,
 }
 
-/// The cross-thread half of one JS thread's outbox.
-pub struct Outbox {
-    queue: Mutex<Vec<(u64, Message, Option<Charge>)>>,
-    scheduled: AtomicBool,
-    pump: Pump,
-}
-
-impl Outbox {
-    /// Queue `message` for `target`; wake the JS thread unless a wake-up is on its way.
-    pub fn post(&self, target: u64, message: Message) {
-        let entry = (target, message, backlog::take());
-        match self.queue.lock() {
-            Ok(mut q) => q.push(entry),
-            Err(p) => p.into_inner().push(entry),
-        }
-        if !self.scheduled.swap(true, Ordering::AcqRel) {
-            let _ = self.pump.call((), ThreadsafeFunctionCallMode::NonBlocking);
-        }
-    }
-}
+/// The cross-thread half of one JS thread's outbox: `post(target, message)` from any thread.
+pub type Outbox = WakeQueue<Message>;
 
 /// One registered event listener.
 struct Listener {
@@ -85,11 +63,7 @@ fn with_local<R>(env: &Env, f: impl FnOnce(&mut Local) -> R) -> Result<R> {
         let mut slot = slot.borrow_mut();
         if slot.is_none() {
             *slot = Some(Local {
-                outbox: Arc::new(Outbox {
-                    queue: Mutex::new(Vec::new()),
-                    scheduled: AtomicBool::new(false),
-                    pump: create_pump(env)?,
-                }),
+                outbox: Arc::new(Outbox::new(env, "adtLsOutbox", flush)?),
                 targets: HashMap::new(),
                 next_id: 1,
             });
@@ -211,12 +185,9 @@ pub fn flush(env: &Env) {
     let Some(outbox) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.outbox.clone())) else {
         return;
     };
-    outbox.scheduled.store(false, Ordering::Release);
+    outbox.rearm();
     loop {
-        let batch = match outbox.queue.lock() {
-            Ok(mut q) => std::mem::take(&mut *q),
-            Err(p) => std::mem::take(&mut *p.into_inner()),
-        };
+        let batch = outbox.take();
         if batch.is_empty() {
             return;
         }
@@ -304,15 +275,4 @@ fn close(env: &Env, target: u64) {
         Some(Target::Function(held, _)) => held.delete(env),
         None => {}
     }
-}
-
-fn create_pump(env: &Env) -> Result<Pump> {
-    let noop = env.create_function_from_closure::<(), (), _>("adtLsOutbox", |_| Ok(()))?;
-    noop.build_threadsafe_function::<()>()
-        .weak::<true>()
-        .callee_handled::<false>()
-        .build_callback(|ctx| {
-            flush(&ctx.env);
-            Ok(())
-        })
 }

@@ -7,49 +7,25 @@
 //! A completion posted while a peer's response is dispatched keeps that response's backlog
 //! charge until its promise settles ([`crate::bounds::backlog`]).
 
+use super::wake_queue::WakeQueue;
 use super::{logger, outbox};
-use crate::bounds::backlog::{self, Charge};
 use napi::bindgen_prelude::*;
 use napi::sys;
-use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-type Pump = ThreadsafeFunction<(), (), (), Status, false, true>;
 /// A finished future's output, typed by the waiting entry that will read it.
 type Outcome = Box<dyn Any + Send>;
 /// Turns an outcome into the value to resolve with, or the error to reject with (JS thread).
 type Finish = Box<dyn FnOnce(&Env, Outcome) -> Result<sys::napi_value>>;
 
-/// A queued completion: the promise's id, the outcome, the charge of the response behind it.
-type Queued = (u64, Outcome, Option<Charge>);
-
-/// The cross-thread half: completions queued by runtime threads, and the wake-up.
-struct Shared {
-    queue: Mutex<Vec<Queued>>,
-    scheduled: AtomicBool,
-    pump: Pump,
-}
-
-impl Shared {
-    /// Queue a completion; wake the JS thread unless a wake-up is already on its way.
-    fn post(&self, id: u64, outcome: Outcome) {
-        let entry = (id, outcome, backlog::take());
-        match self.queue.lock() {
-            Ok(mut queue) => queue.push(entry),
-            Err(poisoned) => poisoned.into_inner().push(entry),
-        }
-        if !self.scheduled.swap(true, Ordering::AcqRel) {
-            // Fails only while the env is being torn down; the promise then never settles.
-            let _ = self.pump.call((), ThreadsafeFunctionCallMode::NonBlocking);
-        }
-    }
-}
+/// The cross-thread half: completions (`post(promise id, outcome)`) queued by runtime
+/// threads, and the wake-up. A completion posted while the env is torn down never settles.
+type Shared = WakeQueue<Outcome>;
 
 /// The JS-thread half: promises waiting for their completion.
 struct Local {
@@ -172,11 +148,7 @@ fn register(env: &Env, deferred: sys::napi_deferred, finish: Finish) -> Result<(
         let mut slot = slot.borrow_mut();
         if slot.is_none() {
             *slot = Some(Local {
-                shared: Arc::new(Shared {
-                    queue: Mutex::new(Vec::new()),
-                    scheduled: AtomicBool::new(false),
-                    pump: create_pump(env)?,
-                }),
+                shared: Arc::new(Shared::new(env, "adtLsSettle", drain)?),
                 next_id: 0,
                 waiting: HashMap::new(),
                 holds_loop: false,
@@ -192,23 +164,12 @@ fn register(env: &Env, deferred: sys::napi_deferred, finish: Finish) -> Result<(
             // SAFETY: `env` is the env of the current call on the JS thread and the pump is this
             // thread's threadsafe function, alive in `Local` (so `raw()` is a valid handle).
             check(unsafe {
-                sys::napi_ref_threadsafe_function(env.raw(), local.shared.pump.raw())
+                sys::napi_ref_threadsafe_function(env.raw(), local.shared.pump().raw())
             })?;
             local.holds_loop = true;
         }
         Ok((id, local.shared.clone()))
     })
-}
-
-fn create_pump(env: &Env) -> Result<Pump> {
-    let noop = env.create_function_from_closure::<(), (), _>("adtLsSettle", |_| Ok(()))?;
-    noop.build_threadsafe_function::<()>()
-        .weak::<true>()
-        .callee_handled::<false>()
-        .build_callback(|ctx| {
-            drain(&ctx.env);
-            Ok(())
-        })
 }
 
 /// Keep completions posted from now on from waking the pump: the caller (on the JS thread)
@@ -217,7 +178,7 @@ fn create_pump(env: &Env) -> Result<Pump> {
 pub fn hold_wakeups() {
     LOCAL.with(|slot| {
         if let Some(local) = slot.borrow().as_ref() {
-            local.shared.scheduled.store(true, Ordering::Release);
+            local.shared.hold();
         }
     });
 }
@@ -229,16 +190,7 @@ pub fn wake_pump() {
     let Some(shared) = LOCAL.with(|slot| slot.borrow().as_ref().map(|l| l.shared.clone())) else {
         return;
     };
-    shared.scheduled.store(false, Ordering::Release);
-    let queued = match shared.queue.lock() {
-        Ok(queue) => !queue.is_empty(),
-        Err(poisoned) => !poisoned.into_inner().is_empty(),
-    };
-    if queued && !shared.scheduled.swap(true, Ordering::AcqRel) {
-        let _ = shared
-            .pump
-            .call((), ThreadsafeFunctionCallMode::NonBlocking);
-    }
+    shared.wake_if_queued();
 }
 
 /// Deliver pending log lines, events and progress reports, then settle every queued
@@ -249,11 +201,8 @@ pub fn drain(env: &Env) {
         outbox::flush(env);
         return;
     };
-    shared.scheduled.store(false, Ordering::Release);
-    let batch = match shared.queue.lock() {
-        Ok(mut queue) => std::mem::take(&mut *queue),
-        Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
-    };
+    shared.rearm();
+    let batch = shared.take();
     // Everything posted before the batch was taken is delivered before it settles.
     logger::flush(env);
     outbox::flush(env);
@@ -278,7 +227,9 @@ fn release_loop_if_idle(env: &Env) {
             if local.waiting.is_empty() && local.holds_loop {
                 // SAFETY: on the JS thread with its env (`drain`'s caller); the pump is this
                 // thread's threadsafe function, alive in `Local`.
-                unsafe { sys::napi_unref_threadsafe_function(env.raw(), local.shared.pump.raw()) };
+                unsafe {
+                    sys::napi_unref_threadsafe_function(env.raw(), local.shared.pump().raw())
+                };
                 local.holds_loop = false;
             }
         }
