@@ -16,7 +16,7 @@ const MIN_SECRET_LEN: usize = 3;
 /// A secret held in a struct (a private key, a keystore password): its `Debug` is
 /// `<redacted>`, so the struct can derive `Debug` and never print it; the value reads through
 /// `Deref`.
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone)]
 pub(crate) struct Hidden<T>(pub T);
 
 impl<T> std::fmt::Debug for Hidden<T> {
